@@ -1,0 +1,24 @@
+"""The ``bidlab`` command. Each layer's commands live in their own module here and are
+registered below; heavy imports (torch, endplay) stay inside the commands so that
+``bidlab --help`` is fast."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="bidlab",
+    help="Bidding agents for bridge and Spades: deal, score, solve, train, match and play.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+
+from bidlab.cli import bridge as _bridge  # noqa: E402,F401  (registers deal, score)
+
+# Sub-command groups, one module each (keep one line per group):
+# app.add_typer(module.app, name="...")
+
+
+def main() -> None:
+    app()
