@@ -1,0 +1,248 @@
+"""Encoders against OpenSpiel (North dealing) and hand-worked cases for every dealer."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bidlab.bridge import Auction, Call, Vulnerability
+from bidlab.bridge.features import (
+    BIDLAB_CARD,
+    JPS267,
+    OPENSPIEL_CARD,
+    FeatureError,
+    encode_jps267,
+    encode_openspiel480,
+    encode_value636,
+    legal_masks,
+    openspiel_deal_actions,
+)
+from bidlab.cards import Deal, Seat, random_deals
+
+pyspiel = pytest.importorskip("pyspiel")
+
+MAX_LEN = 320
+
+
+def random_auction_states(n_auctions: int, seed: int, dealer=None):
+    """All non-final states of random auctions (uniform legal calls, scalar Auction)."""
+    rng = np.random.default_rng(seed)
+    deals = random_deals(n_auctions, seed=seed)
+    states = []
+    for i in range(n_auctions):
+        d = int(rng.integers(4)) if dealer is None else dealer
+        vul = int(rng.integers(4))
+        a = Auction(Seat(d))
+        # Random policy biased towards pass so that auctions are long and varied as well.
+        while not a.is_over:
+            states.append((i, d, vul, tuple(c.id for c in a.calls)))
+            legal = a.legal_calls()
+            if rng.random() < 0.5:
+                call = legal[0]
+            else:
+                call = legal[int(rng.integers(len(legal)))]
+            a = a.with_call(call)
+    return deals, states
+
+
+def batch(deals, states):
+    n = len(states)
+    d = np.array([s[1] for s in states])
+    v = np.array([s[2] for s in states])
+    L = max(len(s[3]) for s in states) or 1
+    h = np.full((n, L), -1, dtype=np.int8)
+    for j, s in enumerate(states):
+        h[j, :len(s[3])] = s[3]
+    return deals[[s[0] for s in states]], d, v, h
+
+
+_GAMES: dict = {}
+
+
+def openspiel_tensor(holders, vul, calls):
+    """OpenSpiel's observation_tensor()[4:484] with North dealing."""
+    game_cache = _GAMES
+    v = Vulnerability(vul)
+    key = (v.is_vulnerable(0, side=True), v.is_vulnerable(1, side=True))
+    if key not in game_cache:
+        game_cache[key] = pyspiel.load_game(
+            "bridge", {"use_double_dummy_result": False, "dealer_vul": key[0], "non_dealer_vul": key[1]})
+    s = game_cache[key].new_initial_state()
+    for a in openspiel_deal_actions(holders):
+        s.apply_action(a)
+    for c in calls:
+        s.apply_action(52 + c)
+    buf = np.zeros(game_cache[key].observation_tensor_size(), np.float32)
+    s.write_observation_tensor(buf)
+    return s, buf[4:484]
+
+
+def test_card_order_conversion_is_a_bijection():
+    assert sorted(OPENSPIEL_CARD.tolist()) == list(range(52))
+    assert (BIDLAB_CARD[OPENSPIEL_CARD] == np.arange(52)).all()
+    # bidlab's Ace of spades (3*13+12 = 51) is OpenSpiel's 12*4+3 = 51; 2 of diamonds 13 -> 1
+    assert OPENSPIEL_CARD[13] == 1 and OPENSPIEL_CARD[51] == 51 and OPENSPIEL_CARD[12] == 48
+
+
+def test_openspiel_deal_actions_deal_the_given_hands():
+    holders = random_deals(1, seed=3)[0]
+    s = pyspiel.load_game("bridge").new_initial_state()
+    for a in openspiel_deal_actions(holders):
+        s.apply_action(a)
+    # OpenSpiel's own 52-card hand bits for the player to act (North) match North's hand.
+    t = np.array(s.observation_tensor())[432:484]
+    assert (t[OPENSPIEL_CARD] == (holders == 0)).all()
+
+
+def test_parity_with_openspiel_north_dealing_10000_states():
+    deals, states = random_auction_states(1300, seed=11, dealer=0)
+    states = states[:10_500]
+    assert len(states) >= 10_000
+    mine = encode_openspiel480(*batch(deals, states))
+    for j, (i, _, vul, calls) in enumerate(states):
+        _, ref = openspiel_tensor(deals[i], vul, calls)
+        if not np.array_equal(mine[j], ref):
+            diff = np.flatnonzero(mine[j] != ref)
+            raise AssertionError(f"state {j} {calls} vul {vul}: differs at {diff.tolist()}")
+
+
+def test_openspiel_tensor_same_with_and_without_double_dummy_result():
+    holders = random_deals(1, seed=5)[0]
+    tensors = []
+    for dd in (True, False):
+        g = pyspiel.load_game("bridge", {"use_double_dummy_result": dd})
+        s = g.new_initial_state()
+        for a in openspiel_deal_actions(holders):
+            s.apply_action(a)
+        for c in (3, 1, 0, 9):
+            s.apply_action(52 + c)
+        tensors.append(np.array(s.observation_tensor())[4:484])
+    assert np.array_equal(tensors[0], tensors[1])
+
+
+# Hand-worked cases: (dealer, calls, vulnerability, expected ones among the 428 auction values)
+# Index = 8 + 12 * (bid id - 3) + {0 made, 4 doubled, 8 redoubled} + relative seat of the caller,
+# relative seat = (caller - observer) mod 4 with caller = (dealer + call number) mod 4.
+HAND_CASES = [
+    # E deals: E 1C, S X, W XX, N P; E to act. Callers relative to E: E 0, S 1 (LHO), W 2 (partner).
+    (Seat.E, "1C X XX P", Vulnerability.NS, [8 + 0, 8 + 4 + 1, 8 + 8 + 2]),
+    # S deals: S P, W P, N 1H; E to act. E's LHO is S (1), partner W (2), RHO N (3); 1H is bid 2.
+    (Seat.S, "P P 1H", Vulnerability.EW, [4 + 1, 4 + 2, 8 + 12 * 2 + 3]),
+    # W deals: W 1NT, N X, E P, S P, W XX; N to act. W 3 (RHO), N 0; 1NT is bid 4.
+    (Seat.W, "1NT X P P XX", Vulnerability.BOTH, [8 + 12 * 4 + 3, 8 + 12 * 4 + 4 + 0, 8 + 12 * 4 + 8 + 3]),
+    # E deals: E P, S 1S, W P, N 2S, E X; S to act. E 3 (RHO), S 0, N 2; 1S is bid 3, 2S bid 8.
+    # W's pass comes after a bid, so it is not an opening pass and sets nothing.
+    (Seat.E, "P 1S P 2S X", Vulnerability.NONE, [4 + 3, 8 + 12 * 3 + 0, 8 + 12 * 8 + 2, 8 + 12 * 8 + 4 + 3]),
+    # S deals: S P, W P, N P, E 7NT; S to act. S 0, W 1, N 2, E 3; 7NT is bid 34.
+    (Seat.S, "P P P 7NT", Vulnerability.NONE, [4 + 0, 4 + 1, 4 + 2, 8 + 12 * 34 + 3]),
+]
+
+
+@pytest.mark.parametrize("dealer,text,vul,expected", HAND_CASES)
+def test_hand_worked_relative_seats_for_other_dealers(dealer, text, vul, expected):
+    auction = Auction.parse(text, dealer)
+    holders = random_deals(1, seed=int(dealer))[0]
+    observer = auction.to_act
+    h = np.array([[c.id for c in auction.calls]])
+    out = encode_openspiel480(holders[None], [int(dealer)], [int(vul)], h)[0]
+    assert sorted(np.flatnonzero(out[4:428]) + 4) == sorted(expected)
+    we = vul.is_vulnerable(observer)
+    they = vul.is_vulnerable(observer.lho)
+    assert out[:4].tolist() == [not we, we, not they, they]
+    assert (out[428:][OPENSPIEL_CARD] == (holders == int(observer))).all()
+
+
+def test_other_dealer_equals_openspiel_with_seats_renamed():
+    """Rotating the table so the dealer becomes North must not change any relative seat:
+    our encoding for dealer d equals OpenSpiel's (North dealing) on the deal rotated by -d."""
+    deals, states = random_auction_states(60, seed=21)
+    mine = encode_openspiel480(*batch(deals, states))
+    for j, (i, d, vul, calls) in enumerate(states):
+        rotated = (deals[i].astype(int) - d) % 4
+        v = Vulnerability(vul)
+        # after renaming, the dealer's side is "NS" in OpenSpiel
+        vmap = {(False, False): 0, (True, False): 1, (False, True): 2, (True, True): 3}
+        rv = vmap[(v.is_vulnerable(d), v.is_vulnerable((d + 1) % 4))]
+        _, ref = openspiel_tensor(rotated, rv, calls)
+        assert np.array_equal(mine[j], ref), (j, d, calls)
+
+
+def test_value636_hidden_hands_are_lho_partner_rho():
+    deals, states = random_auction_states(20, seed=2)
+    args = batch(deals, states)
+    v = encode_value636(*args)
+    base = encode_openspiel480(*args)
+    assert np.array_equal(v[:, :480], base)
+    for j, (i, d, _, calls) in enumerate(states):
+        me = (d + len(calls)) % 4
+        for k in range(3):
+            block = v[j, 480 + 52 * k:480 + 52 * (k + 1)]
+            assert (block[OPENSPIEL_CARD] == (deals[i] == (me + k + 1) % 4)).all()
+        # every card is held by exactly one of the four hands
+        own = v[j, 428:480]
+        assert (own + v[j, 480:532] + v[j, 532:584] + v[j, 584:636] == 1).all()
+
+
+def test_jps267_fig5_example():
+    """Tian et al. Fig. 5: South marks 1H own, 1C and 2C partner, 1S left opp, 1C doubled.
+
+    An auction that produces it: N 1C, E X, S 1H, W 1S, N 2C, E P; South to act."""
+    auction = Auction.parse("1C X 1H 1S 2C P", Seat.N)
+    holders = random_deals(1, seed=9)[0]
+    out = encode_jps267(holders[None], [0], [int(Vulnerability.EW)],
+                        np.array([[c.id for c in auction.calls]]))[0]
+    assert out.shape == (JPS267,)
+    idx = lambda s: Call.parse(s).id - 3  # noqa: E731
+    assert np.flatnonzero(out[52:87]).tolist() == [idx("1H")]
+    assert np.flatnonzero(out[87:122]).tolist() == sorted([idx("1C"), idx("2C")])
+    assert np.flatnonzero(out[122:157]).tolist() == [idx("1S")]
+    assert np.flatnonzero(out[157:192]).tolist() == []  # East only doubled and passed
+    assert np.flatnonzero(out[192:227]).tolist() == [idx("1C")]
+    assert out[227:229].tolist() == [0, 1]
+    assert (out[:52] == (holders == 2)).all()
+    assert out[229:267].astype(bool).tolist() == auction.legal_mask()
+
+
+def test_jps267_legal_mask_matches_scalar_auction():
+    deals, states = random_auction_states(200, seed=4)
+    args = batch(deals, states)
+    out = encode_jps267(*args)
+    lm = legal_masks(args[1], args[3])
+    for j, (_, d, _, calls) in enumerate(states):
+        expect = Auction(Seat(d), calls).legal_mask()
+        assert out[j, 229:].astype(bool).tolist() == expect
+        assert lm[j].tolist() == expect
+
+
+def test_encoders_reuse_the_output_buffer():
+    deals, states = random_auction_states(5, seed=8)
+    args = batch(deals, states)
+    buf = np.full((len(states), 480), 7.0, dtype=np.float32)
+    res = encode_openspiel480(*args, out=buf)
+    assert res is buf and set(np.unique(buf)) <= {0.0, 1.0}
+
+
+@pytest.mark.parametrize("bad,match", [
+    (dict(deals=np.zeros((2, 51), np.uint8)), "deals must have shape"),
+    (dict(deals=np.full((2, 52), 4, np.uint8)), r"deals\[0, 0\] = 4"),
+    (dict(dealer=np.array([0, 5])), r"dealer\[1\] = 5"),
+    (dict(dealer=np.array([0.0, 1.0])), "integer"),
+    (dict(history=np.array([[3, -1, 0], [0, 0, 0]])), r"history\[0\] has a call after a -1"),
+    (dict(history=np.array([[38], [0]])), r"history\[0, 0\] = 38"),
+    (dict(out=np.zeros((3, 480), np.float32)), "out for openspiel480"),
+])
+def test_bad_input_names_the_problem(bad, match):
+    args = dict(deals=random_deals(2, seed=1), dealer=np.array([0, 1]), vulnerability=np.array([0, 3]),
+                history=np.array([[3, 0], [0, -1]]))
+    out = bad.pop("out", None)
+    args.update(bad)
+    with pytest.raises(FeatureError, match=match):
+        encode_openspiel480(args["deals"], args["dealer"], args["vulnerability"], args["history"], out=out)
+
+
+def test_deal_object_round_trip_with_encoder():
+    deal = Deal.parse("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765")
+    out = encode_openspiel480(deal.to_array()[None], [0], [0], np.full((1, 1), -1))[0]
+    # North holds AKQJ of spades: OpenSpiel cards rank*4+3 for ranks 9..12
+    assert all(out[428 + r * 4 + 3] == 1 for r in (9, 10, 11, 12))
+    assert out[428:].sum() == 13
