@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import cached_property
 from typing import Iterable, Iterator, Sequence
 
 import numpy as np
@@ -382,10 +381,6 @@ class Deal:
 
     def to_array(self) -> np.ndarray:
         """``uint8[52]``: the seat holding each card (the deal store's format)."""
-        return self._array.copy()
-
-    @cached_property
-    def _array(self) -> np.ndarray:
         out = np.empty(52, dtype=np.uint8)
         for seat, hand in enumerate(self.hands):
             for c in hand:
