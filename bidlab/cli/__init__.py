@@ -18,7 +18,19 @@ from bidlab.cli import bridge as _bridge  # noqa: E402,F401  (registers deal, sc
 
 # Sub-command groups, one module each (keep one line per group):
 # app.add_typer(module.app, name="...")
+from bidlab.cli import dd as _dd; app.add_typer(_dd.app, name="dd")  # noqa: E402,E702
 
 
 def main() -> None:
-    app()
+    """Entry point: bad input ends with a one-line message and exit code 2, not a traceback."""
+    import sys
+
+    from rich.console import Console
+
+    from bidlab.errors import BidlabError
+
+    try:
+        app()
+    except BidlabError as e:
+        Console(stderr=True).print(f"[bold red]error:[/bold red] {e}", highlight=False)
+        sys.exit(2)

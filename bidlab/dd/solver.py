@@ -1,0 +1,221 @@
+"""Double-dummy solving through DDS (bundled in endplay): full tables and single contracts.
+
+Both entry points take deals as ``uint8[n, 52]`` holder arrays (the store's format) and
+fill DDS's C structures straight from numpy, with no per-deal Python objects: that is
+what makes the batched path as fast as endplay's own ``calc_all_tables`` loop.
+
+DDS limits one ``CalcAllTables`` call to 200 (deal x strain) tables (40 full deals) and
+one ``SolveAllBoardsBin`` call to 200 boards; both spread a call over all the threads
+DDS was given (:func:`set_threads`; by default every core).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from collections.abc import Callable
+from functools import cache
+
+import numpy as np
+
+from bidlab.cards import Deal
+from bidlab.dd.convert import DDS_STRAIN, dds_tables_to_bidlab, holders_to_dds_hands
+from bidlab.errors import BidlabError, DealError
+
+#: Most (deal x strain) tables one CalcAllTables call accepts.
+MAX_TABLES_PER_CALL = 200
+#: Most boards one SolveAllBoardsBin call accepts.
+MAX_BOARDS_PER_CALL = 200
+#: Full (5-strain) deals per CalcAllTables call.
+DEALS_PER_TABLE_CALL = MAX_TABLES_PER_CALL // 5
+
+# DDS keeps per-thread scratch memory; two Python threads calling it at once would share it.
+_lock = threading.Lock()
+
+
+class SolverError(BidlabError):
+    """DDS rejected its input or failed."""
+
+
+@cache
+def _dds():
+    import endplay._dds as dds  # imported lazily: loading libdds takes a moment
+
+    return dds
+
+
+class _TableBuffers:
+    """Preallocated DDS input/output structures for CalcAllTables, viewed as numpy arrays."""
+
+    def __init__(self):
+        dds = _dds()
+        self.deals = dds.ddTableDeals()
+        self.res = dds.ddTablesRes()
+        self.par = dds.allParResults()
+        n = MAX_TABLES_PER_CALL
+        self.cards = np.ctypeslib.as_array(
+            (ctypes.c_uint32 * (n * 16)).from_buffer(self.deals, ctypes.sizeof(ctypes.c_int))
+        ).reshape(n, 4, 4)
+        self.tables = np.ctypeslib.as_array(
+            (ctypes.c_int32 * (n * 20)).from_buffer(self.res, ctypes.sizeof(ctypes.c_int))
+        ).reshape(n, 5, 4)
+
+
+class _BoardBuffers:
+    """Preallocated DDS structures for SolveAllBoardsBin, viewed as numpy arrays."""
+
+    # struct deal = trump, first, currentTrickSuit[3], currentTrickRank[3], remainCards[4][4]
+    _DEAL_WORDS = 2 + 3 + 3 + 16
+    # struct futureTricks = nodes, cards, suit[13], rank[13], equals[13], score[13]
+    _FUT_WORDS = 2 + 4 * 13
+
+    def __init__(self):
+        dds = _dds()
+        n = MAX_BOARDS_PER_CALL
+        self.boards = dds.boards()
+        self.solved = dds.solvedBoards()
+        words = np.ctypeslib.as_array(
+            (ctypes.c_int32 * (1 + n * (self._DEAL_WORDS + 3))).from_buffer(self.boards)
+        )
+        self.deal_words = words[1:1 + n * self._DEAL_WORDS].reshape(n, self._DEAL_WORDS)
+        self.cards = self.deal_words[:, 8:].view(np.uint32).reshape(n, 4, 4)
+        tail = words[1 + n * self._DEAL_WORDS:]
+        self.target, self.solutions, self.mode = tail[:n], tail[n:2 * n], tail[2 * n:3 * n]
+        out = np.ctypeslib.as_array(
+            (ctypes.c_int32 * (1 + n * self._FUT_WORDS)).from_buffer(self.solved)
+        )
+        self.fut = out[1:].reshape(n, self._FUT_WORDS)
+
+
+@cache
+def _table_buffers() -> _TableBuffers:
+    return _TableBuffers()
+
+
+@cache
+def _board_buffers() -> _BoardBuffers:
+    return _BoardBuffers()
+
+
+def set_threads(threads: int = 0) -> None:
+    """Give DDS ``threads`` worker threads (0: DDS picks, i.e. every core).
+
+    Call before solving; background jobs on a shared machine pass 1.
+    """
+    if threads < 0:
+        raise SolverError(f"threads must be >= 0, got {threads}")
+    with _lock:
+        _dds().SetMaxThreads(int(threads))
+
+
+def as_holders(deals) -> np.ndarray:
+    """Accept a :class:`Deal`, a list of them, or ``uint8[52]`` / ``uint8[n, 52]`` holder arrays.
+
+    Raises :class:`~bidlab.errors.DealError` saying which deal is not a deal.
+    """
+    if isinstance(deals, Deal):
+        return deals.to_array()[None, :]
+    if isinstance(deals, (list, tuple)) and deals and isinstance(deals[0], Deal):
+        return np.stack([d.to_array() for d in deals])
+    arr = np.asarray(deals)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if arr.ndim != 2 or arr.shape[1] != 52:
+        raise DealError(f"deals must be holder arrays of shape (n, 52), got {arr.shape}")
+    check_holders(arr)
+    return arr.astype(np.uint8, copy=False)
+
+
+def check_holders(deals: np.ndarray, where: str = "deals") -> None:
+    """Raise :class:`DealError` unless every row holds 13 cards for each of seats 0..3."""
+    if deals.size == 0:
+        return
+    if deals.min() < 0 or deals.max() > 3:
+        bad = int(np.argmax((deals > 3).any(axis=1) | (deals < 0).any(axis=1)))
+        raise DealError(f"{where}: row {bad} has a holder outside seats 0..3")
+    counts = (deals[:, :, None] == np.arange(4)).sum(axis=1)
+    wrong = np.flatnonzero((counts != 13).any(axis=1))
+    if len(wrong):
+        raise DealError(f"{where}: row {int(wrong[0])} does not give 13 cards to each seat "
+                        f"(counts N,E,S,W = {counts[wrong[0]].tolist()})")
+
+
+def dd_tables(deals, progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """Full double-dummy tables: ``uint8[n, 4, 5]``, tricks for declarer N,E,S,W x strain C,D,H,S,NT.
+
+    Deals go to DDS 40 at a time (its limit of 200 tables per call); ``progress`` is
+    called with the number of deals finished after each call.
+    """
+    holders = as_holders(deals)
+    n = len(holders)
+    out = np.empty((n, 4, 5), dtype=np.uint8)
+    hands = holders_to_dds_hands(holders)
+    buf = _table_buffers()
+    dds = _dds()
+    no_filter = [0, 0, 0, 0, 0]
+    for start in range(0, n, DEALS_PER_TABLE_CALL):
+        stop = min(n, start + DEALS_PER_TABLE_CALL)
+        k = stop - start
+        with _lock:
+            buf.cards[:k] = hands[start:stop]
+            buf.deals.noOfTables = k
+            try:
+                dds.CalcAllTables(buf.deals, -1, no_filter, buf.res, buf.par)
+            except dds.DDSError as e:
+                raise SolverError(f"DDS CalcAllTables failed on deals {start}..{stop - 1}: {e}") from None
+            out[start:stop] = dds_tables_to_bidlab(buf.tables[:k])
+        if progress is not None:
+            progress(k)
+    return out
+
+
+def dd_table(deal: Deal | str | np.ndarray) -> np.ndarray:
+    """The ``uint8[4, 5]`` table of one deal (a :class:`Deal`, PBN string, or holder array)."""
+    if isinstance(deal, str):
+        deal = Deal.parse(deal)
+    return dd_tables(deal)[0]
+
+
+def solve_contracts(deals, declarers, strains, progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """Tricks declarer takes double dummy in one (declarer, strain) per deal: ``uint8[n]``.
+
+    About 8x cheaper than a full table, for search that needs only the contracts its
+    rollouts reach. ``declarers`` (0..3) and ``strains`` (0..4) broadcast against the deals.
+    The player on declarer's left leads; DDS returns the most tricks the leading side
+    can take, and declarer takes the rest.
+    """
+    holders = as_holders(deals)
+    n = len(holders)
+    decl = np.broadcast_to(np.asarray(declarers, dtype=np.int64), (n,))
+    strn = np.broadcast_to(np.asarray(strains, dtype=np.int64), (n,))
+    if n and (decl.min() < 0 or decl.max() > 3):
+        raise SolverError("declarers must be seats 0..3")
+    if n and (strn.min() < 0 or strn.max() > 4):
+        raise SolverError("strains must be 0..4 (C, D, H, S, NT)")
+    hands = holders_to_dds_hands(holders)
+    trumps = DDS_STRAIN[strn]
+    leaders = (decl + 1) % 4
+    out = np.empty(n, dtype=np.uint8)
+    buf = _board_buffers()
+    dds = _dds()
+    for start in range(0, n, MAX_BOARDS_PER_CALL):
+        stop = min(n, start + MAX_BOARDS_PER_CALL)
+        k = stop - start
+        with _lock:
+            buf.deal_words[:k, 0] = trumps[start:stop]
+            buf.deal_words[:k, 1] = leaders[start:stop]
+            buf.deal_words[:k, 2:8] = 0      # no cards played to the current trick
+            buf.cards[:k] = hands[start:stop]
+            buf.target[:k] = -1              # find the maximum ...
+            buf.solutions[:k] = 1            # ... with one optimal card
+            buf.mode[:k] = 1
+            buf.boards.noOfBoards = k
+            try:
+                dds.SolveAllBoardsBin(buf.boards, buf.solved)
+            except dds.DDSError as e:
+                raise SolverError(f"DDS SolveAllBoardsBin failed on deals {start}..{stop - 1}: {e}") from None
+            # score[0] sits after nodes, cards, suit[13], rank[13], equals[13]
+            out[start:stop] = 13 - buf.fut[:k, 2 + 3 * 13]
+        if progress is not None:
+            progress(k)
+    return out
