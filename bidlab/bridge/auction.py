@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from bidlab.bridge.calls import ALL_CALLS, DOUBLE, PASS, REDOUBLE, Call, Strain
 from bidlab.cards import Seat

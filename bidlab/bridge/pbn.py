@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from bidlab.bridge.auction import Auction, Contract
 from bidlab.bridge.board import Board, Vulnerability, board_dealer, board_vulnerability

@@ -14,7 +14,7 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 
-from bidlab.cli import bridge as _bridge  # noqa: E402,F401  (registers deal, score)
+from bidlab.cli import bridge as _bridge  # noqa: E402,F401,I001  (registers deal, score)
 
 # Sub-command groups, one module each (keep one line per group):
 # app.add_typer(module.app, name="...")

@@ -9,7 +9,7 @@ from bidlab.bridge import DOUBLE, PASS, REDOUBLE, Auction, Call, Strain
 from bidlab.cards import Deal, Seat
 from bidlab.errors import AuctionOverError, CallError, IllegalCallError
 
-from .openspiel_oracle import decode_contract_index, dealt_state
+from .openspiel_oracle import dealt_state, decode_contract_index
 
 
 def test_call_ids_follow_openspiel():

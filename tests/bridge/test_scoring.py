@@ -137,7 +137,7 @@ def _random_play_declarer_tricks(rng, state, contract) -> int:
         if len(trick) == 4:
             led = trick[0][1] // 13
 
-            def strength(card):
+            def strength(card, led=led):
                 suit, rank = divmod(card, 13)
                 if contract.strain != NT and suit == int(contract.strain):
                     return 100 + rank
