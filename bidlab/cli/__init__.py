@@ -15,9 +15,11 @@ app = typer.Typer(
 )
 
 from bidlab.cli import bridge as _bridge  # noqa: E402,F401,I001  (registers deal, score)
+from bidlab.cli import evaluate as _evaluate  # noqa: E402,F401,I001  (registers match, report)
 
 # Sub-command groups, one module each (keep one line per group):
 # app.add_typer(module.app, name="...")
+from bidlab.cli import spades as _spades; app.add_typer(_spades.app, name="spades")  # noqa: E402,E702
 from bidlab.cli import dd as _dd; app.add_typer(_dd.app, name="dd")  # noqa: E402,E702
 
 

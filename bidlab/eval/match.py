@@ -1,0 +1,343 @@
+"""Duplicate matches scored by double dummy (Qiu et al. Sec. VI: IMPs per deal).
+
+Each board is bid at two tables: agent A sits North-South at the open room and
+East-West at the closed room, agent B takes the other seats. The final contract at each
+table is scored with declarer taking exactly its double-dummy tricks (no card play),
+and A's result on the board is ``imps(NS score in the open room - NS score in the
+closed room)``. A deterministic agent playing itself therefore scores exactly 0 on
+every board.
+
+Output folder (every file written atomically; a killed match resumes where it stopped):
+
+- ``match.json``: the configuration, the exact deal ids, seeds and the state of the run;
+- ``chunks/NNNNN.jsonl``: finished chunks of boards, the unit of resumption;
+- ``results.jsonl``: a header line (configuration, deal ids) then one line per board;
+- ``auctions.pbn``: both tables' auctions, contracts and DD results;
+- ``summary.json``: IMPs/board for A with its standard error, and each side vs par.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+
+import bidlab
+from bidlab.agents.registry import make_agent
+from bidlab.bridge.auction import Auction
+from bidlab.bridge.board import Board, board_dealer, board_vulnerability
+from bidlab.bridge.records import BoardRecord, Tag
+from bidlab.bridge.scoring import imps, score_contract
+from bidlab.cards import Deal
+from bidlab.errors import BidlabError
+from bidlab.eval.bidding import Table, bid_tables
+from bidlab.fileio import write_json_atomic, write_text_atomic
+
+
+class MatchError(BidlabError):
+    """A match cannot run as asked (bad settings, or an output folder of another match)."""
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """Everything that determines a match's results."""
+
+    agent_a: str
+    agent_b: str
+    split: str = "test"
+    boards: int = 200
+    seed: int = 0
+    store: str | None = None   # None: the store shipped with bidlab
+    chunk_size: int = 50
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class MatchSummary:
+    boards: int
+    imps_per_board: float
+    standard_error: float
+    a_vs_par: float
+    b_vs_par: float
+    a_vs_par_se: float
+    table_abs_vs_par: float
+    agent_a: str
+    agent_b: str
+    extra: dict = field(default_factory=dict)
+
+    def line(self) -> str:
+        return (f"{self.agent_a} vs {self.agent_b}: {self.imps_per_board:+.2f} ± {self.standard_error:.2f} "
+                f"IMPs/board for {self.agent_a} over {self.boards} boards; vs par: "
+                f"{self.agent_a} {self.a_vs_par:+.2f}, {self.agent_b} {self.b_vs_par:+.2f} IMPs/table")
+
+
+def _open_store(store: str | None):
+    from bidlab.dd import DealStore, shipped_store
+
+    return shipped_store() if store is None else DealStore.open(store)
+
+
+def select_deals(cfg: MatchConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The match's deals: a seeded sample (without replacement) of the split, in board order."""
+    deals, dd, ids = _open_store(cfg.store).load(cfg.split)
+    if cfg.boards < 1:
+        raise MatchError(f"a match needs at least 1 board, got {cfg.boards}")
+    if cfg.boards > len(ids):
+        raise MatchError(f"split {cfg.split!r} has only {len(ids)} deals, {cfg.boards} boards asked")
+    order = np.random.default_rng([cfg.seed, 20240]).permutation(len(ids))[: cfg.boards]
+    return deals[order], dd[order], ids[order]
+
+
+def _agent_seed(seed: int, chunk: int, which: int) -> int:
+    return int(np.random.SeedSequence([seed, chunk, which]).generate_state(1)[0])
+
+
+def play_boards(cfg: MatchConfig, chunk: int, numbers: np.ndarray, deals: np.ndarray, dd: np.ndarray,
+                ids: np.ndarray) -> list[dict]:
+    """Bid and score one chunk of boards at both tables; returns one record per board."""
+    from bidlab.dd import par
+
+    a = make_agent(cfg.agent_a, _agent_seed(cfg.seed, chunk, 0))
+    b = make_agent(cfg.agent_b, _agent_seed(cfg.seed, chunk, 1))
+    boards = [Board(Deal.from_array(d), int(n), board_dealer(int(n)), board_vulnerability(int(n)))
+              for n, d in zip(numbers, deals)]
+    tables = [Table(bd, (a, b, a, b)) for bd in boards] + [Table(bd, (b, a, b, a)) for bd in boards]
+    auctions = bid_tables(tables)
+    n = len(boards)
+    records = []
+    for i, bd in enumerate(boards):
+        table = dd[i]
+        rooms = []
+        for room, auction in (("open", auctions[i]), ("closed", auctions[n + i])):
+            rooms.append(_score_room(room, auction, table, bd))
+        p = par(table, bd.vulnerability, bd.dealer).score
+        ns_open, ns_closed = rooms[0]["ns_score"], rooms[1]["ns_score"]
+        records.append({
+            "board": int(bd.number),
+            "deal_id": int(ids[i]),
+            "deal": bd.deal.to_pbn(),
+            "dealer": bd.dealer.letter,
+            "vulnerability": bd.vulnerability.pbn,
+            "dd": table.astype(int).tolist(),
+            "par_ns": int(p),
+            "open": rooms[0],
+            "closed": rooms[1],
+            "imps_a": imps(ns_open - ns_closed),
+            # A is NS in the open room and EW in the closed room.
+            "a_vs_par": [imps(ns_open - p), imps(p - ns_closed)],
+        })
+    return records
+
+
+def _score_room(room: str, auction: Auction, table: np.ndarray, board: Board) -> dict:
+    c = auction.contract
+    tricks = None if c is None else int(table[c.declarer, c.strain])
+    return {
+        "room": room,
+        "auction": auction.to_str(),
+        "contract": None if c is None else c.to_str(),
+        "declarer": None if c is None else c.declarer.letter,
+        "tricks": tricks,
+        "ns_score": score_contract(c, tricks or 0, board.vulnerability),
+    }
+
+
+def _worker_init() -> None:
+    # One thread per process: the two match workers already use both cores.
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    os.environ.setdefault("MKL_NUM_THREADS", "1")
+
+
+def _run_chunk(args) -> tuple[int, list[dict]]:
+    cfg_dict, chunk, numbers, deals, dd, ids = args
+    return chunk, play_boards(MatchConfig(**cfg_dict), chunk, numbers, deals, dd, ids)
+
+
+class Match:
+    """A match bound to its output folder; :meth:`run` plays the boards not yet played."""
+
+    def __init__(self, cfg: MatchConfig, out: str | os.PathLike):
+        self.cfg = cfg
+        self.out = Path(out)
+        self.deals, self.dd, self.ids = select_deals(cfg)
+        self.numbers = np.arange(1, cfg.boards + 1)
+        self.n_chunks = math.ceil(cfg.boards / cfg.chunk_size)
+        self._check_or_write_header()
+
+    @property
+    def header(self) -> dict:
+        return {
+            "type": "bidlab-match",
+            "version": bidlab.__version__,
+            "config": self.cfg.to_json(),
+            "deal_ids": self.ids.astype(int).tolist(),
+            "agent_seeds": {
+                "a": [_agent_seed(self.cfg.seed, k, 0) for k in range(self.n_chunks)],
+                "b": [_agent_seed(self.cfg.seed, k, 1) for k in range(self.n_chunks)],
+            },
+        }
+
+    def _check_or_write_header(self) -> None:
+        path = self.out / "match.json"
+        if path.exists():
+            try:
+                old = json.loads(path.read_text())
+            except (OSError, json.JSONDecodeError) as e:
+                raise MatchError(f"{path} is not a bidlab match file ({e}); use another --out") from None
+            if old.get("config") != self.cfg.to_json() or old.get("deal_ids") != self.header["deal_ids"]:
+                raise MatchError(
+                    f"{self.out} holds a different match ({old.get('config')}); "
+                    "use another --out folder, or delete it to start over"
+                )
+            return
+        if self.out.exists() and any(self.out.iterdir()):
+            raise MatchError(f"{self.out} is not empty and holds no match.json; use another --out folder")
+        write_json_atomic(path, self.header)
+
+    def _chunk_path(self, k: int) -> Path:
+        return self.out / "chunks" / f"{k:05d}.jsonl"
+
+    def _chunk_done(self, k: int) -> bool:
+        p = self._chunk_path(k)
+        if not p.exists():
+            return False
+        expected = len(range(k * self.cfg.chunk_size, min((k + 1) * self.cfg.chunk_size, self.cfg.boards)))
+        try:
+            lines = [json.loads(x) for x in p.read_text().splitlines() if x.strip()]
+        except json.JSONDecodeError:
+            return False  # a damaged chunk is replayed, never trusted
+        return len(lines) == expected
+
+    def pending(self) -> list[int]:
+        return [k for k in range(self.n_chunks) if not self._chunk_done(k)]
+
+    def run(self, workers: int = 2, progress: Callable[[int, int], None] | None = None) -> MatchSummary:
+        """Play every pending chunk; ``progress(done_boards, total_boards)`` after each."""
+        pending = self.pending()
+        done = self.cfg.boards - sum(self._chunk_len(k) for k in pending)
+        if progress:
+            progress(done, self.cfg.boards)
+        tasks = [self._task(k) for k in pending]
+        if workers <= 1 or len(tasks) <= 1:
+            for t in tasks:
+                k, recs = _run_chunk(t)
+                self._save_chunk(k, recs)
+                done += len(recs)
+                if progress:
+                    progress(done, self.cfg.boards)
+        else:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
+                                     initializer=_worker_init) as pool:
+                futures = [pool.submit(_run_chunk, t) for t in tasks]
+                try:
+                    for fut in as_completed(futures):
+                        k, recs = fut.result()
+                        self._save_chunk(k, recs)
+                        done += len(recs)
+                        if progress:
+                            progress(done, self.cfg.boards)
+                except BaseException:
+                    for f in futures:
+                        f.cancel()
+                    raise
+        return self.finish()
+
+    def _chunk_len(self, k: int) -> int:
+        return len(range(k * self.cfg.chunk_size, min((k + 1) * self.cfg.chunk_size, self.cfg.boards)))
+
+    def _task(self, k: int):
+        s = slice(k * self.cfg.chunk_size, min((k + 1) * self.cfg.chunk_size, self.cfg.boards))
+        return (self.cfg.to_json(), k, self.numbers[s], self.deals[s], self.dd[s], self.ids[s])
+
+    def _save_chunk(self, k: int, records: list[dict]) -> None:
+        write_text_atomic(self._chunk_path(k), "".join(json.dumps(r) + "\n" for r in records))
+
+    def records(self) -> list[dict]:
+        out = []
+        for k in range(self.n_chunks):
+            out.extend(json.loads(x) for x in self._chunk_path(k).read_text().splitlines() if x.strip())
+        return out
+
+    def finish(self) -> MatchSummary:
+        """Write results.jsonl, auctions.pbn and summary.json from the finished chunks."""
+        if self.pending():
+            raise MatchError(f"{len(self.pending())} chunks are not finished; run the match again to resume")
+        recs = self.records()
+        header = dict(self.header, finished=time.strftime("%Y-%m-%dT%H:%M:%S"))
+        write_text_atomic(self.out / "results.jsonl",
+                          json.dumps(header) + "\n" + "".join(json.dumps(r) + "\n" for r in recs))
+        write_text_atomic(self.out / "auctions.pbn", match_pbn(self.cfg, recs))
+        summary = summarize(recs, self.cfg.agent_a, self.cfg.agent_b)
+        write_json_atomic(self.out / "summary.json", asdict(summary))
+        return summary
+
+
+def summarize(records: list[dict], agent_a: str, agent_b: str) -> MatchSummary:
+    """IMPs/board for A with its standard error, and each side's average IMPs vs par."""
+    x = np.array([r["imps_a"] for r in records], dtype=float)
+    a_par = np.array([v for r in records for v in r["a_vs_par"]], dtype=float)
+    n = len(x)
+    se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+    a_se = float(a_par.std(ddof=1) / math.sqrt(len(a_par))) if len(a_par) > 1 else float("nan")
+    return MatchSummary(
+        boards=n,
+        imps_per_board=float(x.mean()),
+        standard_error=se,
+        a_vs_par=float(a_par.mean()),
+        b_vs_par=float(-a_par.mean()),
+        a_vs_par_se=a_se,
+        table_abs_vs_par=float(np.abs(a_par).mean()),
+        agent_a=agent_a,
+        agent_b=agent_b,
+    )
+
+
+def match_pbn(cfg: MatchConfig, records: list[dict]) -> str:
+    """Both rooms of every board as PBN, with the DD trick count as the Result."""
+    from bidlab.bridge import pbn
+    from bidlab.bridge.auction import Contract
+    from bidlab.bridge.board import Vulnerability
+    from bidlab.cards import Seat
+
+    out = []
+    for r in records:
+        deal = Deal.parse(r["deal"])
+        board = Board(deal, r["board"], Seat.parse(r["dealer"]), Vulnerability.parse(r["vulnerability"]))
+        for room, (ns, ew) in (("open", (cfg.agent_a, cfg.agent_b)), ("closed", (cfg.agent_b, cfg.agent_a))):
+            t = r[room]
+            auction = Auction.parse(t["auction"], board.dealer)
+            contract = None if t["contract"] is None else Contract.parse(t["contract"], t["declarer"])
+            tags = (Tag("Event", f"bidlab match {cfg.agent_a} vs {cfg.agent_b}"), Tag("Room", room.title()),
+                    Tag("North", ns), Tag("East", ew), Tag("South", ns), Tag("West", ew),
+                    Tag("DealId", str(r["deal_id"])), Tag("Score", f"NS {t['ns_score']}"))
+            out.append(BoardRecord(board, auction, contract, contract is None, t["tricks"], tags))
+    return pbn.dumps(out)
+
+
+def load_results(path: str | os.PathLike) -> tuple[dict, list[dict]]:
+    """Read a results.jsonl (or the folder holding one): (header, per-board records)."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / "results.jsonl"
+    try:
+        lines = [x for x in p.read_text().splitlines() if x.strip()]
+    except OSError as e:
+        raise MatchError(f"cannot read match results {p}: {e.strerror}") from None
+    try:
+        header = json.loads(lines[0])
+        records = [json.loads(x) for x in lines[1:]]
+    except (IndexError, json.JSONDecodeError) as e:
+        raise MatchError(f"{p} is not a bidlab results file ({e})") from None
+    if header.get("type") != "bidlab-match":
+        raise MatchError(f"{p} is not a bidlab results file (no bidlab-match header)")
+    return header, records

@@ -1,0 +1,218 @@
+"""Reports of duplicate matches: the plots and tables of Qiu et al. Sec. VI-F.
+
+- opening-bid heatmap per agent (Fig. 4): how often each bid level x strain opens;
+- final-contract heatmap per agent (Fig. 5): contracts declared by the agent's side;
+- auction-length histogram (Fig. 6);
+- SAYC opening conformity (Table V): per frequent opening bid, the share of an agent's
+  openings that fit the SAYC opening chart (HCP and suit lengths);
+- the distribution of IMP swings per board.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from bidlab.bridge.calls import Call, Strain
+from bidlab.cards import Deal, Seat
+from bidlab.eval.match import load_results, summarize
+from bidlab.fileio import write_text_atomic
+
+#: The opening bids of Qiu Table V, in its order.
+TABLE_V_BIDS = tuple(Call.parse(b) for b in
+                     ("1C", "1D", "1H", "1S", "1NT", "2C", "2D", "2H", "2S", "2NT", "3C", "3D", "3H", "3S"))
+
+
+@dataclass
+class AgentStats:
+    """What one agent did over all the tables it sat at."""
+
+    openings: list[tuple[str, int]] = field(default_factory=list)   # (hand PBN, call id)
+    contracts: Counter = field(default_factory=Counter)              # (level, strain) declared by its side
+    passed_out: int = 0
+    tables: int = 0
+
+
+def _opening(auction_text: str, dealer: Seat) -> tuple[Seat, Call] | None:
+    for i, tok in enumerate(auction_text.split()):
+        c = Call.parse(tok)
+        if c.is_bid:
+            return dealer.next(i), c
+    return None
+
+
+def collect(paths: list[str]) -> tuple[dict[str, AgentStats], list[dict]]:
+    """Per-agent statistics and per-match summaries from results files."""
+    stats: dict[str, AgentStats] = defaultdict(AgentStats)
+    matches = []
+    for path in paths:
+        header, records = load_results(path)
+        a, b = header["config"]["agent_a"], header["config"]["agent_b"]
+        lengths = []
+        for r in records:
+            deal, dealer = Deal.parse(r["deal"]), Seat.parse(r["dealer"])
+            for room, ns_agent, ew_agent in (("open", a, b), ("closed", b, a)):
+                t = r[room]
+                lengths.append(len(t["auction"].split()))
+                by_side = {0: ns_agent, 1: ew_agent}
+                for agent in {ns_agent, ew_agent}:
+                    stats[agent].tables += 1
+                op = _opening(t["auction"], dealer)
+                if op is not None:
+                    seat, call = op
+                    stats[by_side[seat.side]].openings.append((deal[seat].to_pbn(), call.id))
+                if t["contract"] is None:
+                    for agent in {ns_agent, ew_agent}:
+                        stats[agent].passed_out += 1
+                else:
+                    decl = Seat.parse(t["declarer"])
+                    c = Call.parse(t["contract"].rstrip("X"))
+                    stats[by_side[decl.side]].contracts[(c.level, int(c.strain))] += 1
+        s = summarize(records, a, b)
+        matches.append({"path": str(path), "summary": s, "lengths": lengths,
+                        "swings": [r["imps_a"] for r in records], "config": header["config"]})
+    return dict(stats), matches
+
+
+def opening_matrix(st: AgentStats) -> np.ndarray:
+    """Counts of openings by level (rows 1..7) and strain (columns C, D, H, S, NT)."""
+    m = np.zeros((7, 5), dtype=int)
+    for _, cid in st.openings:
+        c = Call(cid)
+        m[c.level - 1, int(c.strain)] += 1
+    return m
+
+
+def contract_matrix(st: AgentStats) -> np.ndarray:
+    m = np.zeros((7, 5), dtype=int)
+    for (level, strain), k in st.contracts.items():
+        m[level - 1, strain] += k
+    return m
+
+
+def conformity_table(st: AgentStats) -> dict[str, tuple[int, float]]:
+    """Per Table V bid: (number of openings with it, % that conform to SAYC)."""
+    from bidlab.agents.sayc import sayc_opening_conforms
+    from bidlab.cards import Hand
+
+    out: dict[str, tuple[int, float]] = {}
+    by_bid: dict[int, list[str]] = defaultdict(list)
+    for hand, cid in st.openings:
+        by_bid[cid].append(hand)
+    for bid in TABLE_V_BIDS:
+        hands = by_bid.get(bid.id, [])
+        ok = sum(sayc_opening_conforms(Hand.parse(h), bid) for h in hands)
+        out[str(bid)] = (len(hands), 100.0 * ok / len(hands) if hands else float("nan"))
+    return out
+
+
+def _heatmap(ax, m: np.ndarray, title: str) -> None:
+    im = ax.imshow(m, cmap="Blues", aspect="auto")
+    ax.set_xticks(range(5), [s.symbol for s in Strain])
+    ax.set_yticks(range(7), [str(level) for level in range(1, 8)])
+    ax.set_xlabel("strain")
+    ax.set_ylabel("level")
+    ax.set_title(title, fontsize=10)
+    for (i, j), v in np.ndenumerate(m):
+        if v:
+            ax.text(j, i, str(v), ha="center", va="center", fontsize=7,
+                    color="white" if v > m.max() * 0.6 else "black")
+    ax.figure.colorbar(im, ax=ax, fraction=0.046)
+
+
+def _safe(name: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in name)[:60]
+
+
+def build_report(paths: list[str], out: str | os.PathLike) -> Path:
+    """Write the plots (PNG) and ``summary.md`` for the given match results."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    stats, matches = collect(paths)
+    agents = sorted(stats)
+    lines = ["# bidlab match report", ""]
+
+    lines += ["## Matches", "", "| match | boards | IMPs/board (A) | ± SE | A vs par | B vs par |",
+              "|---|---|---|---|---|---|"]
+    for m in matches:
+        s = m["summary"]
+        lines.append(f"| {s.agent_a} vs {s.agent_b} | {s.boards} | {s.imps_per_board:+.2f} | {s.standard_error:.2f} "
+                     f"| {s.a_vs_par:+.2f} | {s.b_vs_par:+.2f} |")
+    lines.append("")
+
+    for kind, matrix_fn, fig_name in (("Opening bids", opening_matrix, "openings"),
+                                      ("Final contracts", contract_matrix, "contracts")):
+        fig, axes = plt.subplots(1, len(agents), figsize=(4.2 * len(agents), 4), squeeze=False)
+        for ax, agent in zip(axes[0], agents):
+            _heatmap(ax, matrix_fn(stats[agent]), f"{kind.lower()}: {agent}")
+        fig.tight_layout()
+        fig.savefig(out / f"{fig_name}.png", dpi=110)
+        plt.close(fig)
+        lines += [f"## {kind}", "", f"![{kind}]({fig_name}.png)", ""]
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for m in matches:
+        s = m["summary"]
+        ax.hist(m["lengths"], bins=range(0, max(m["lengths"]) + 2), alpha=0.6, label=f"{s.agent_a} vs {s.agent_b}")
+    ax.set_xlabel("calls in the auction")
+    ax.set_ylabel("tables")
+    ax.set_title("Auction lengths")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "auction_lengths.png", dpi=110)
+    plt.close(fig)
+    lines += ["## Auction lengths", "", "![Auction lengths](auction_lengths.png)", ""]
+    for m in matches:
+        s = m["summary"]
+        lines.append(f"- {s.agent_a} vs {s.agent_b}: mean {np.mean(m['lengths']):.2f} calls per auction")
+    lines.append("")
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for m in matches:
+        s = m["summary"]
+        lo, hi = min(m["swings"]), max(m["swings"])
+        ax.hist(m["swings"], bins=range(lo, hi + 2), alpha=0.6, label=f"{s.agent_a} vs {s.agent_b}")
+    ax.set_xlabel("IMPs for A per board")
+    ax.set_ylabel("boards")
+    ax.set_title("IMP swings")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "imp_swings.png", dpi=110)
+    plt.close(fig)
+    lines += ["## IMP swings", "", "![IMP swings](imp_swings.png)", ""]
+    for m in matches:
+        sw = np.array(m["swings"])
+        s = m["summary"]
+        lines.append(f"- {s.agent_a} vs {s.agent_b}: {int((sw != 0).sum())} of {len(sw)} boards swing; "
+                     f"largest {int(np.abs(sw).max())} IMPs")
+    lines.append("")
+
+    try:
+        tables = {agent: conformity_table(stats[agent]) for agent in agents}
+    except ImportError:
+        tables = {}
+    if tables:
+        lines += ["## SAYC opening conformity (Qiu Table V)", "",
+                  "Share of each agent's openings with a bid that fit the SAYC opening chart (HCP and suit "
+                  "lengths), with the number of such openings in brackets.", "",
+                  "| opening | " + " | ".join(agents) + " |", "|---|" + "---|" * len(agents)]
+        for bid in TABLE_V_BIDS:
+            cells = []
+            for agent in agents:
+                n, pct = tables[agent][str(bid)]
+                cells.append("-" if n == 0 else f"{pct:.2f} ({n})")
+            lines.append(f"| {bid} | " + " | ".join(cells) + " |")
+        lines.append("")
+    md = out / "summary.md"
+    write_text_atomic(md, "\n".join(lines) + "\n")
+    return md
+
