@@ -1,0 +1,371 @@
+"""Information-Set MCTS playing module and UCT(X) (Cohensius et al. 2020, Sec. 5.1, App. F.3).
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012, the paper's ref. [8]): every
+iteration samples a determinization (the unseen cards dealt to the other three hands,
+respecting each seat's remaining hand size, its known voids and any card the viewer knows
+it holds from a blind nil exchange), descends one tree of the viewer's information set
+with UCB1 over the moves legal in that determinization (counting availability, so a move
+is scored against the iterations in which it could have been played), expands one node,
+finishes the round with a fast rollout policy and backs up the round's point gap
+(App. F.3's ``X = points_partners - points_opponents``, bag penalties included) scored
+from each mover's side, divided by :attr:`ISMCTSConfig.reward_scale`.
+
+``UCT(X)`` (Sec. 5.1): SRP plays the first 13 - X tricks, the search plays the last X.
+
+The paper's UCT used 3 s per move on a phone; the ``paper`` preset keeps that time limit,
+and the ``cpu`` preset an iteration budget sized for thousands of games on 2 cores.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, replace
+
+from bidlab.spades.engine import SUIT_MASKS, PlayView, RoundState
+from bidlab.spades.errors import SpadesError, TournamentError
+from bidlab.spades.players import StrongRulePlayer, default_exchange
+from bidlab.spades.rules import score_round
+
+
+@dataclass(frozen=True, slots=True)
+class ISMCTSConfig:
+    """Search budget and constants."""
+
+    iterations: int = 200
+    #: Seconds per move; when set it replaces the iteration budget (runs are then not repeatable).
+    time_limit: float | None = None
+    #: UCB1 exploration constant on rewards scaled by ``reward_scale``.
+    exploration: float = 0.7
+    reward_scale: float = 100.0
+    #: X of UCT(X): search only the last X tricks (SRP before); None searches every trick.
+    uct_tricks: int | None = None
+    #: Rollout policy: "random" (uniform legal cards) or "greedy" (win cheaply / duck low).
+    rollout: str = "greedy"
+
+    def __post_init__(self):
+        if self.iterations < 1:
+            raise SpadesError(f"ISMCTS iterations must be >= 1, got {self.iterations}")
+        if self.time_limit is not None and self.time_limit <= 0:
+            raise SpadesError(f"ISMCTS time_limit must be positive, got {self.time_limit}")
+        if self.uct_tricks is not None and not 1 <= self.uct_tricks <= 13:
+            raise SpadesError(f"UCT(X) needs 1 <= X <= 13, got {self.uct_tricks}")
+        if self.rollout not in ("random", "greedy"):
+            raise SpadesError(f"rollout must be 'random' or 'greedy', got {self.rollout!r}")
+
+    @classmethod
+    def paper(cls) -> ISMCTSConfig:
+        """App. F.3: a 3-second limit per move."""
+        return cls(time_limit=3.0)
+
+    @classmethod
+    def cpu(cls) -> ISMCTSConfig:
+        """Sized so a 2,000-game tournament fits in about an hour on 2 shared cores."""
+        return cls(iterations=100)
+
+
+class _Node:
+    __slots__ = ("children", "visits", "total", "avail", "mover")
+
+    def __init__(self, mover: int):
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.mover = mover  # seat that played the move leading here
+
+
+def determinize(view: PlayView, rng: random.Random, tries: int = 50) -> list[int]:
+    """Hidden hands consistent with what ``view.seat`` knows (sizes, voids, exchanged cards)."""
+    me = view.seat
+    others = [s for s in range(4) if s != me]
+    base = [0, 0, 0, 0]
+    base[me] = view.hand
+    need0 = list(view.hand_sizes)
+    need0[me] = 0
+    unknown = view.unseen
+    for s in others:
+        k = view.known[s] & unknown
+        base[s] |= k
+        need0[s] -= k.bit_count()
+        unknown &= ~k
+    cards = []
+    m = unknown
+    while m:
+        low = m & -m
+        cards.append(low.bit_length() - 1)
+        m ^= low
+    voids = view.voids
+    elig_by_suit = [[s for s in others if not voids[s] >> suit & 1] for suit in range(4)]
+    if all(len(e) == 3 for e in elig_by_suit):
+        # No known voids: a uniform split of the shuffled unknown cards.
+        rng.shuffle(cards)
+        hands = base[:]
+        i = 0
+        for s in others:
+            for c in cards[i : i + need0[s]]:
+                hands[s] |= 1 << c
+            i += need0[s]
+        return hands
+    by_suit = [[c for c in cards if c // 13 == suit] for suit in range(4)]
+    # Most constrained suits first: those fewer seats may hold.
+    order = sorted(range(4), key=lambda suit: len(elig_by_suit[suit]))
+    for _ in range(tries):
+        hands = base[:]
+        need = need0[:]
+        ok = True
+        for suit in order:
+            elig_all = elig_by_suit[suit]
+            group = by_suit[suit]
+            rng.shuffle(group)
+            for c in group:
+                total = 0
+                for s in elig_all:
+                    total += need[s]
+                if total == 0:
+                    if not _repair(c, hands, need, others, voids, base):
+                        ok = False
+                        break
+                    continue
+                r = rng.random() * total
+                for s in elig_all:
+                    r -= need[s]
+                    if r < 0:
+                        break
+                hands[s] |= 1 << c
+                need[s] -= 1
+            if not ok:
+                break
+        if ok:
+            return hands
+    raise SpadesError(f"no deal is consistent with seat {'NESW'[me]}'s information (voids {voids})")
+
+
+def _repair(card: int, hands: list[int], need: list[int], others: list[int], voids, base: list[int]) -> bool:
+    """Give ``card`` to a seat that may hold it by moving one of that seat's cards to a seat with room."""
+    suit = card // 13
+    for t in others:
+        if voids[t] >> suit & 1:
+            continue
+        movable = hands[t] & ~base[t]
+        while movable:
+            low = movable & -movable
+            c2 = low.bit_length() - 1
+            movable ^= low
+            for u in others:
+                if u != t and need[u] > 0 and not voids[u] >> (c2 // 13) & 1:
+                    hands[t] ^= low
+                    hands[u] |= low
+                    need[u] -= 1
+                    hands[t] |= 1 << card
+                    return True
+    return False
+
+
+def distinct_moves(legal: int, hand: int, played: int) -> int:
+    """``legal`` with equivalent cards removed: of cards of one suit with only own or played
+    cards between them, keep the lowest (they win and lose the same tricks)."""
+    out = 0
+    for suit in range(4):
+        m = legal & SUIT_MASKS[suit]
+        if not m:
+            continue
+        prev_kept = False
+        base = 13 * suit
+        for c in range(base, base + 13):
+            bit = 1 << c
+            if m & bit:
+                if not prev_kept:
+                    out |= bit
+                prev_kept = True
+            elif not (hand & bit or played & bit):
+                prev_kept = False
+    return out
+
+
+def _random_rollout(s: RoundState, rng: random.Random) -> None:
+    randrange = rng.randrange
+    while s.n_played < 52:
+        legal = s.legal_mask()
+        n = legal.bit_count()
+        if n > 1:
+            k = randrange(n)
+            while k:
+                legal &= legal - 1
+                k -= 1
+        low = legal & -legal
+        s.play(low.bit_length() - 1)
+
+
+def _greedy_rollout(s: RoundState, rng: random.Random) -> None:
+    """A cheap WRP-like policy with 10% random moves: beat the trick with the highest card of
+    the suit unless partner wins it, ruff low, else play low."""
+    rand = rng.random
+    randrange = rng.randrange
+    while s.n_played < 52:
+        legal = s.legal_mask()
+        n = legal.bit_count()
+        if n > 1 and rand() < 0.1:
+            k = randrange(n)
+            while k:
+                legal &= legal - 1
+                k -= 1
+            card = (legal & -legal).bit_length() - 1
+        elif n == 1:
+            card = legal.bit_length() - 1
+        elif not s.trick:
+            card = legal.bit_length() - 1  # lead the top card (highest suit first)
+        else:
+            win = s.win_card
+            seat = s.to_play
+            led = s.trick[0] // 13
+            follow = legal & SUIT_MASKS[led]
+            if s.win_seat == seat ^ 2:
+                pool = follow or legal
+                card = (pool & -pool).bit_length() - 1
+            elif follow:
+                top = follow.bit_length() - 1
+                if win // 13 == led and top > win:
+                    card = top
+                else:
+                    card = (follow & -follow).bit_length() - 1
+            else:
+                sp = legal & SUIT_MASKS[3]
+                if win // 13 == 3:
+                    sp &= ~((2 << win) - 1)
+                if sp:
+                    card = (sp & -sp).bit_length() - 1
+                else:
+                    card = (legal & -legal).bit_length() - 1
+        s.play(card)
+
+
+class ISMCTSPlayer:
+    """ISMCTS / UCT(X) playing module (module docstring)."""
+
+    def __init__(self, config: ISMCTSConfig | None = None, seed: int = 0):
+        self.config = config or ISMCTSConfig()
+        self.rng = random.Random(seed)
+        self.srp = StrongRulePlayer()
+        x = self.config.uct_tricks
+        self.name = "ismcts" if x is None else f"uct{x}"
+        self.iterations_run = 0  # total over the player's life (for reports)
+        self.searches = 0
+
+    def exchange(self, hand: int, n: int, to_niler: bool) -> int:
+        return default_exchange(hand, n, to_niler)
+
+    def play(self, view: PlayView) -> int:
+        cfg = self.config
+        if cfg.uct_tricks is not None and view.trick_number < 13 - cfg.uct_tricks:
+            return self.srp.play(view)
+        moves = distinct_moves(view.legal, view.hand, view.played)
+        if moves & (moves - 1) == 0:
+            return moves.bit_length() - 1  # all legal cards are equivalent: no need to search
+        return self.search(view, moves)
+
+    def search(self, view: PlayView, moves: int | None = None) -> int:
+        """Run the search from ``view``; only cards in ``moves`` (default: all legal) are tried."""
+        cfg = self.config
+        rng = self.rng
+        rollout = _greedy_rollout if cfg.rollout == "greedy" else _random_rollout
+        bags = view.bags
+        scale = cfg.reward_scale
+        c_explore = cfg.exploration
+        root = _Node(-1)
+        deadline = time.perf_counter() + cfg.time_limit if cfg.time_limit else None
+        n_iter = 0
+        root_moves = view.legal if moves is None else moves
+        while True:
+            if deadline is not None:
+                if n_iter > 0 and time.perf_counter() >= deadline:
+                    break
+            elif n_iter >= cfg.iterations:
+                break
+            n_iter += 1
+            s = view.to_state(determinize(view, rng))
+            node = root
+            path = [root]
+            legal = root_moves
+            while s.n_played < 52:
+                if node is not root:
+                    legal = s.legal_mask()
+                children = node.children
+                untried = legal
+                for c in children:
+                    untried &= ~(1 << c)
+                if untried:
+                    k = rng.randrange(untried.bit_count())
+                    while k:
+                        untried &= untried - 1
+                        k -= 1
+                    card = (untried & -untried).bit_length() - 1
+                    for c, ch in children.items():
+                        if legal >> c & 1:
+                            ch.avail += 1
+                    child = _Node(s.to_play)
+                    child.avail = 1
+                    children[card] = child
+                    s.play(card)
+                    path.append(child)
+                    break
+                best = -1e18
+                card = -1
+                bc = None
+                for c, ch in children.items():
+                    if legal >> c & 1:
+                        ch.avail += 1
+                        v = ch.total / ch.visits + c_explore * math.sqrt(math.log(ch.avail) / ch.visits)
+                        if v > best:
+                            best, card, bc = v, c, ch
+                s.play(card)
+                node = bc  # type: ignore[assignment]
+                path.append(node)
+            rollout(s, rng)
+            ns, ew = score_round(s.rules, s.bids, s.blind, tuple(s.tricks), bags)  # type: ignore[arg-type]
+            gap = (ns.points - ew.points) / scale
+            for nd in path[1:]:
+                nd.visits += 1
+                nd.total += gap if nd.mover & 1 == 0 else -gap
+        self.iterations_run += n_iter
+        self.searches += 1
+        legal = view.legal
+        best_card, best_visits = -1, -1
+        for c, ch in root.children.items():
+            if legal >> c & 1 and ch.visits > best_visits:
+                best_card, best_visits = c, ch.visits
+        return best_card
+
+
+def make_search_player(spec: str, seed: int = 0) -> ISMCTSPlayer:
+    """``ismcts``, ``ismcts:500`` (iterations), ``ismcts:2s`` (time), ``uct5``, ``uct5:300``,
+    ``ismcts-random:200`` (random rollouts)."""
+    name = spec.strip().lower()
+    base, _, arg = name.partition(":")
+    rollout = "greedy"
+    if base.endswith("-random"):
+        base, rollout = base[: -len("-random")], "random"
+    cfg = ISMCTSConfig.cpu()
+    if base == "ismcts":
+        pass
+    elif base.startswith("uct") and base[3:].isdigit():
+        cfg = replace(cfg, uct_tricks=int(base[3:]))
+    else:
+        known = "wrp, srp, ismcts[:N|:Ts], uct<X>[:N|:Ts]"
+        raise TournamentError(f"unknown player {spec!r}; known: {known}")
+    cfg = replace(cfg, rollout=rollout)
+    if arg:
+        try:
+            if arg.endswith("s"):
+                cfg = replace(cfg, time_limit=float(arg[:-1]))
+            else:
+                cfg = replace(cfg, iterations=int(arg))
+        except ValueError:
+            raise TournamentError(f"bad budget {arg!r} in player {spec!r} (use e.g. :200 or :1.5s)") from None
+        except SpadesError as e:
+            raise TournamentError(f"player {spec!r}: {e}") from None
+    try:
+        return ISMCTSPlayer(cfg, seed)
+    except SpadesError as e:
+        raise TournamentError(f"player {spec!r}: {e}") from None
