@@ -53,6 +53,62 @@ _HAND_COLS = HAND_OFFSET + OPENSPIEL_CARD
 _SEATS = np.arange(4, dtype=np.int64)
 
 
+def _transition_tables():
+    """Lookup tables that replace branching in :meth:`AuctionEnv.step`.
+
+    Calls are indexed ``c + 1`` so that :data:`NO_CALL` (-1) has row 0.
+    """
+    calls = np.arange(-1, NUM_CALLS)
+    # next doubled state from (call, doubled): a bid clears it, X sets 1, XX sets 2
+    dbl = np.tile(np.arange(3), (len(calls), 1))
+    dbl[calls >= 3] = 0
+    dbl[calls == 1] = 1
+    dbl[calls == 2] = 2
+    # next count of passes in a row from (call, passes)
+    pas = np.zeros((len(calls), 5), np.int64)
+    pas[calls == -1] = np.arange(5)
+    pas[calls == 0] = np.minimum(np.arange(5) + 1, 4)
+    # first-namer column (side * 5 + strain) of a bid; the sink column for any other call
+    fn = np.full((2, len(calls)), _S_SINK - _S_FN)
+    for side in range(2):
+        fn[side, calls >= 3] = side * 5 + (calls[calls >= 3] - 3) % 5
+    # observation column of a call given the last bid before it (-1: the call sets nothing)
+    base = np.full((len(calls), NUM_CALLS), -1)
+    for lb in range(NUM_CALLS):
+        if lb in (1, 2):
+            continue
+        base[1, lb] = OPENING_PASS_OFFSET if lb == 0 else -1
+        base[4:, lb] = BIDS_OFFSET + (calls[4:] - 3) * BID_BLOCK
+        if lb >= 3:
+            base[2, lb] = BIDS_OFFSET + (lb - 3) * BID_BLOCK + 4
+            base[3, lb] = BIDS_OFFSET + (lb - 3) * BID_BLOCK + 8
+    # legal calls (plus a last always-true column for NO_CALL) by key lb*6 + doubled*2 + same side;
+    # the final key is a finished table
+    legal = np.zeros((NUM_CALLS * 6 + 1, NUM_CALLS + 1), bool)
+    for lb in range(NUM_CALLS):
+        for d in range(3):
+            for same in range(2):
+                row = legal[lb * 6 + d * 2 + same]
+                row[0] = True
+                row[1] = lb >= 3 and d == 0 and not same
+                row[2] = d == 1 and bool(same)
+                row[max(lb + 1, 3):NUM_CALLS] = True
+    legal[:, NUM_CALLS] = True
+    rel = (np.arange(4)[:, None] - np.arange(4)[None, :]) % 4  # [caller, observer]
+    return (dbl.astype(np.int16).ravel(), pas.astype(np.int16).ravel(), fn.astype(np.int64),
+            base.astype(np.int64).ravel(), legal, rel.astype(np.int64))
+
+
+# columns of AuctionEnv._s (int16): last bid id (0 none), its bidder, doubled state, passes in
+# a row, first namer of (side, strain) (10 columns, -1 none), a sink column for masked writes
+_S_LB, _S_LBS, _S_DBL, _S_PAS, _S_FN, _S_SINK, _S_WIDTH = 0, 1, 2, 3, 4, 14, 16
+_S_INIT = np.array([0, 0, 0, 0] + [-1] * 10 + [0, 0], np.int16)
+_DEAD_KEY = NUM_CALLS * 6
+_INIT_KEY = 0  # no bid, not doubled, "same side" irrelevant
+_VUL_FLAT = VULNERABLE.astype(np.int64).reshape(-1)  # [vulnerability * 2 + side]
+_DBL_NEXT, _PAS_NEXT, _FN_COL, _OBS_BASE, _LEGAL, _REL = _transition_tables()
+
+
 class EnvError(BidlabError, ValueError):
     """The environment was given input it cannot use."""
 
@@ -154,18 +210,26 @@ class AuctionEnv:
         self.deals = np.zeros((n, 52), np.uint8)
         self.dealer = np.zeros(n, np.int8)
         self.vulnerability = np.zeros(n, np.int8)
-        self.history = np.full((n, MAX_AUCTION_LENGTH), NO_CALL, np.int8)
+        # one spare column so that a table that does not call can "write" NO_CALL at its length
+        self.history = np.full((n, MAX_AUCTION_LENGTH + 1), NO_CALL, np.int8)
+        self._hist_flat = self.history.reshape(-1)
+        self._hist_base = np.arange(n) * (MAX_AUCTION_LENGTH + 1)
         self.length = np.zeros(n, np.int16)
-        self.to_act = np.zeros(n, np.int8)
-        self.legal = np.zeros((n, NUM_CALLS), bool)
+        self.to_act = np.zeros(n, np.int16)
+        # legal calls plus a last column (always true) that lets NO_CALL pass the legality check
+        self._legal_ext = np.zeros((n, NUM_CALLS + 1), bool)
+        self._legal_flat = self._legal_ext.reshape(-1)
+        self.legal = self._legal_ext[:, :NUM_CALLS]
         self.done = np.ones(n, bool)
         self.final_score = np.zeros(n, np.int32)
         """North-South DD score of each finished table (kept until the table is reset)."""
-        self._last_bid = np.zeros(n, np.int16)  # call id of the last bid, 0 before any bid
-        self._last_bidder = np.zeros(n, np.int8)
-        self._doubled = np.zeros(n, np.int8)
-        self._passes = np.zeros(n, np.int8)
-        self._first_namer = np.full((n, 2, 5), -1, np.int8)  # [table, side, strain] -> seat
+        self._s = np.zeros((n, _S_WIDTH), np.int16)
+        self._s_flat = self._s.reshape(-1)
+        self._s_base = np.arange(n) * _S_WIDTH + _S_FN
+        self._last_bid = self._s[:, _S_LB]
+        self._last_bidder = self._s[:, _S_LBS]
+        self._doubled = self._s[:, _S_DBL]
+        self._passes = self._s[:, _S_PAS]
         # every seat's observation, plus one spare element that absorbs masked-out writes
         self._obs_buf = np.zeros(n * 4 * OPENSPIEL480 + 1, np.float32)
         self._obs_sink = n * 4 * OPENSPIEL480
@@ -174,20 +238,33 @@ class AuctionEnv:
         self._obs_rows = self._obs4.reshape(n * 4, OPENSPIEL480)
         self._all = np.arange(n)
         self._all4 = (self._all * 4)[:, None]
-        self._fn_flat = self._first_namer.reshape(-1)
+        self._obs_base = (self._all4 + _SEATS[None, :]) * OPENSPIEL480
+        self._legal_base = self._all * (NUM_CALLS + 1)
+        self._vul_rows = _vulnerability_rows()
+        self._dd_flat = self._src_dd.reshape(-1)
+        self._score_flat = score_table().reshape(-1)
         self.reset()
 
     # -- construction helpers ----------------------------------------------------------------
 
     @classmethod
-    def from_store(cls, store, split: str = "train", config: EnvConfig | None = None, **overrides) -> AuctionEnv:
-        """An env over the deals of a :mod:`bidlab.dd` deal store (a path or an opened store)."""
-        from bidlab.dd import store as dd_store  # the store is a separate layer, load it lazily
+    def from_store(cls, store=None, split: str = "train", config: EnvConfig | None = None,
+                   **overrides) -> AuctionEnv:
+        """An env over one split of a :mod:`bidlab.dd` deal store.
 
-        s = dd_store.DealStore.open(store) if not hasattr(store, "load") else store
-        data = s.load(split)
-        deals, dd = (data["deals"], data["dd"]) if isinstance(data, dict) else (data[0], data[1])
-        return cls(deals, dd, config, **overrides)
+        ``store``: a :class:`bidlab.dd.DealStore`, a path to one, or None for the store
+        shipped with bidlab. The env's ``deal_index`` then indexes ``env.store_ids``.
+        """
+        import bidlab.dd as dd_layer  # imported lazily: the env itself needs only arrays
+
+        if store is None:
+            store = dd_layer.shipped_store()
+        elif not isinstance(store, dd_layer.DealStore):
+            store = dd_layer.DealStore.open(store)
+        batch = store.load(split)
+        env = cls(batch.deals, batch.dd, config, **overrides)
+        env.store_ids = batch.ids
+        return env
 
     # -- episode control ---------------------------------------------------------------------
 
@@ -214,19 +291,20 @@ class AuctionEnv:
         self._reset_boards(np.arange(b), **chosen)
 
     def _draw(self, k: int, deal_index=None, dealer=None, vulnerability=None):
+        # one generator call for everything random (each numpy call costs ~10 us)
+        draws = self._rng.integers(0, (len(self._src_deals), 4, 4), size=(k, 3))
         if deal_index is None:
             if self.config.order == "random":
-                deal_index = self._rng.integers(len(self._src_deals), size=k)
+                deal_index = draws[:, 0]
             else:
                 deal_index = (self._cursor + np.arange(k)) % len(self._src_deals)
                 self._cursor = (self._cursor + k) % len(self._src_deals)
         if dealer is None:
             m = self._dealer_mode
-            dealer = self._rng.integers(4, size=k) if m == "random" else \
-                deal_index % 4 if m == "board" else np.full(k, m)
+            dealer = draws[:, 1] if m == "random" else deal_index % 4 if m == "board" else np.full(k, m)
         if vulnerability is None:
             m = self._vul_mode
-            vulnerability = self._rng.integers(4, size=k) if m == "random" else \
+            vulnerability = draws[:, 2] if m == "random" else \
                 _VUL_CYCLE[deal_index % 16] if m == "board" else np.full(k, m)
         return deal_index, dealer, vulnerability
 
@@ -241,45 +319,32 @@ class AuctionEnv:
         self._reset_rows(rows, di, de, vu)
 
     def _reset_rows(self, rows, deal_index, dealer, vul) -> None:
+        rows = np.asarray(rows, dtype=np.int64)
         self.deal_index[rows] = deal_index
         deals = self._src_deals[deal_index]
         self.deals[rows] = deals
         self.dealer[rows] = dealer
         self.vulnerability[rows] = vul
-        self.history[rows] = NO_CALL
-        self.length[rows] = 0
         self.to_act[rows] = dealer
-        self._last_bid[rows] = 0
-        self._last_bidder[rows] = 0
-        self._doubled[rows] = 0
-        self._passes[rows] = 0
-        self._first_namer[rows] = -1
+        self.length[rows] = 0
+        self.history[rows] = NO_CALL
+        self._s[rows] = _S_INIT
         self.final_score[rows] = 0
         self.done[rows] = False
-        self.legal[rows] = True
-        self.legal[rows, 1:3] = False  # nothing to double yet
-        # every seat's observation: vulnerability, own cards (set by flat index: the slow part
-        # of a reset is otherwise a broadcast over all four seats)
-        rows = np.asarray(rows, dtype=np.int64)
+        self._legal_ext[rows] = _LEGAL[_INIT_KEY]
+        # every seat's observation: vulnerability and own cards
         self._obs4[rows] = 0
-        seats = np.arange(4)
-        vul = np.asarray(vul, dtype=np.int64)
-        we = VULNERABLE[vul[:, None], seats[None, :] % 2]  # [k, 4]
-        they = VULNERABLE[vul[:, None], 1 - seats[None, :] % 2]
-        row_base = (rows[:, None] * 4 + seats[None, :]) * OPENSPIEL480  # [k, 4]
-        flat = self._obs_flat
-        flat[(row_base + we).ravel()] = 1.0
-        flat[(row_base + 2 + they).ravel()] = 1.0
-        flat[((rows[:, None] * 4 + deals) * OPENSPIEL480 + _HAND_COLS[None, :]).ravel()] = 1.0
+        self._obs4[rows, :, :4] = self._vul_rows[vul]
+        self._obs_flat[((rows[:, None] * 4 + deals) * OPENSPIEL480 + _HAND_COLS[None, :]).ravel()] = 1.0
 
     # -- stepping ----------------------------------------------------------------------------
 
     def step(self, calls: np.ndarray) -> StepResult:
         """Apply ``calls[t]`` (a call id 0..37, or :data:`NO_CALL` to skip) on every table ``t``.
 
-        Every update below runs over all ``N`` rows with masks rather than over the subset of
-        acting rows: at N ~ 1000 a whole-array operation costs less than the fancy indexing
-        needed to pick the subset.
+        Every update runs over all ``N`` rows through lookup tables rather than over the
+        subset of acting rows: at N ~ 1000 a whole-array operation costs less than the fancy
+        indexing needed to pick a subset, and each numpy call costs microseconds regardless.
         """
         n = self.num_tables
         c = np.asarray(calls)
@@ -288,56 +353,63 @@ class AuctionEnv:
         if not np.issubdtype(c.dtype, np.integer):
             raise BatchError(f"calls must be an integer array, got dtype {c.dtype}")
         self._validate(c)
-        c = c.astype(np.int16)
+        c = c.astype(np.int64)
+        c1 = c + 1  # row of the call in the lookup tables
         act = c >= 0
-        s = self.to_act.copy()
+        s = self.to_act
+        st = self._s
+        lb_before = st[:, _S_LB].astype(np.int64)
 
-        self.history[self._all, np.minimum(self.length, MAX_AUCTION_LENGTH - 1)] = np.where(
-            act, c, self.history[self._all, np.minimum(self.length, MAX_AUCTION_LENGTH - 1)])
+        self._hist_flat[self._hist_base + self.length] = c
         self.length += act
-        is_bid = act & (c >= 3)
-        np.copyto(self._last_bid, c, where=is_bid)
-        np.copyto(self._last_bidder, s, where=is_bid)
-        # first seat of each side to name each strain (declarer rule, Law 53)
-        fn_idx = self._all * 10 + (s % 2) * 5 + np.where(is_bid, (c - 3) % 5, 0)
-        first = self._fn_flat[fn_idx]
-        self._fn_flat[fn_idx] = np.where(is_bid & (first < 0), s, first)
-        np.copyto(self._doubled, 0, where=is_bid)
-        np.copyto(self._doubled, c, where=act & ((c == 1) | (c == 2)))
-        passes = np.where(act, np.where(c == 0, self._passes + 1, 0), self._passes)
-        self._passes[:] = passes
-        lb = self._last_bid
-        ended = act & np.where(lb == 0, passes >= 4, passes >= 3)
-        nxt = np.where(act, (s + 1) % 4, s).astype(np.int8)
+        # every seat's observation: at most one value per observer (base -1: nothing)
+        base = _OBS_BASE[c1 * NUM_CALLS + lb_before]
+        flat = self._obs_base + (base[:, None] + _REL[s])
+        self._obs_flat[np.where(base[:, None] >= 0, flat, self._obs_sink)] = 1.0
+
+        is_bid = c >= 3
+        np.copyto(st[:, _S_LB], c, where=is_bid, casting="unsafe")
+        np.copyto(st[:, _S_LBS], s, where=is_bid)
+        # first seat of each side to name each strain (the declarer rule); non-bids hit the sink
+        fn_idx = self._s_base + _FN_COL[s & 1, c1]
+        first = self._s_flat[fn_idx]
+        self._s_flat[fn_idx] = np.where(first < 0, s, first)
+        st[:, _S_DBL] = _DBL_NEXT[c1 * 3 + st[:, _S_DBL]]
+        passes = _PAS_NEXT[c1 * 5 + st[:, _S_PAS]]
+        st[:, _S_PAS] = passes
+        lb = st[:, _S_LB]
+        ended = act & (passes >= np.where(lb == 0, 4, 3))
+        nxt = (s + act) & 3
         self.to_act[:] = nxt
 
-        # incremental observations: one value per observer for every call except a pass after
-        # a bid; rows that write nothing point at a spare element past the end of the buffer
-        lbx = lb.astype(np.int64) - 3
-        base = np.where(c >= 3, BIDS_OFFSET + (c.astype(np.int64) - 3) * BID_BLOCK,
-                        np.where(c == 1, BIDS_OFFSET + lbx * BID_BLOCK + 4,
-                                 np.where(c == 2, BIDS_OFFSET + lbx * BID_BLOCK + 8,
-                                          np.where(lb == 0, OPENING_PASS_OFFSET, -1))))
-        rel = (s[:, None].astype(np.int64) - _SEATS[None, :]) % 4
-        flat = (self._all4 + _SEATS[None, :]) * OPENSPIEL480 + base[:, None] + rel
-        flat[~(act & (base >= 0))] = self._obs_sink
-        self._obs_buf[flat] = 1.0
-
-        # legal calls of the next player, recomputed from the state (unchanged rows stay the same)
-        live = ~(self.done | ended)
-        same_side = (self._last_bidder % 2) == (nxt % 2)
-        dbl = self._doubled
-        legal = self.legal
-        legal[:, 0] = live
-        legal[:, 1] = live & (lb > 0) & ~same_side & (dbl == 0)
-        legal[:, 2] = live & (dbl == 1) & same_side
-        np.greater(_BID_IDS[None, :], lb[:, None], out=legal[:, 3:])
-        legal[:, 3:] &= live[:, None]
+        # legal calls of the next player by lookup on (last bid, doubled, same side as bidder)
+        key = lb * 6 + st[:, _S_DBL] * 2 + (((st[:, _S_LBS] ^ nxt) & 1) == 0)
+        key[self.done | ended] = _DEAD_KEY
+        np.take(_LEGAL, key, axis=0, out=self._legal_ext, mode="clip")
 
         result = self._finish(np.flatnonzero(ended))
         if self.config.auto_reset:
             self._auto_reset(result)
         return result
+
+    def _validate(self, c: np.ndarray) -> None:
+        if c.size and (c.min() < NO_CALL or c.max() >= NUM_CALLS):
+            t = int(np.flatnonzero((c < NO_CALL) | (c >= NUM_CALLS))[0])
+            raise IllegalEnvCallError(f"board {t}: call id {int(c[t])} is not a call "
+                                      f"(0..{NUM_CALLS - 1}, or {NO_CALL} for none)", board=t, call=int(c[t]))
+        # NO_CALL maps to the always-true last column of the extended legal mask
+        ok = self._legal_flat[self._legal_base + (c % (NUM_CALLS + 1))]
+        if ok.all():
+            return
+        t = int(np.flatnonzero(~ok)[0])
+        call = ALL_CALLS[int(c[t])]
+        if self.done[t]:
+            raise FinishedBoardError(f"board {t}: the auction is over, cannot call {call} "
+                                     f"(pass {NO_CALL} for finished boards)", board=t, call=int(c[t]))
+        legal = " ".join(str(x) for x in ALL_CALLS if self.legal[t, x.id])
+        raise IllegalEnvCallError(f"board {t}: {call} is not legal after {self.auction(t)} "
+                                  f"by {Seat(int(self.to_act[t])).letter} (legal: {legal})",
+                                  board=t, call=int(c[t]))
 
     def random_calls(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal call for every live table (:data:`NO_CALL` for done ones).
@@ -348,58 +420,37 @@ class AuctionEnv:
         lb = self._last_bid.astype(np.int64)
         x = self.legal[:, 1].astype(np.int64)
         xx = self.legal[:, 2].astype(np.int64)
-        n_bids = np.where(lb == 0, 35, 37 - lb)
-        count = 1 + x + xx + n_bids
+        first_bid = np.maximum(lb + 1, 3)
+        count = 1 + x + xx + (NUM_CALLS - first_bid)
         k = (rng.random(self.num_tables) * count).astype(np.int64)
-        first_bid = np.where(lb == 0, 3, lb + 1)
-        call = np.where(k == 0, 0, np.where(k <= x + xx, np.where(x == 1, 1, 2), first_bid + k - 1 - x - xx))
+        call = np.where(k == 0, 0, np.where(k <= x + xx, 1 + xx, first_bid + k - 1 - x - xx))
         return np.where(self.done, NO_CALL, call)
 
-    def _validate(self, c_all: np.ndarray) -> None:
-        bad = np.flatnonzero((c_all < NO_CALL) | (c_all >= NUM_CALLS))
-        if bad.size:
-            t = int(bad[0])
-            raise IllegalEnvCallError(f"board {t}: call id {int(c_all[t])} is not a call "
-                                      f"(0..{NUM_CALLS - 1}, or {NO_CALL} for none)", board=t, call=int(c_all[t]))
-        acting = c_all >= 0
-        finished = np.flatnonzero(acting & self.done)
-        if finished.size:
-            t = int(finished[0])
-            raise FinishedBoardError(f"board {t}: the auction is over, cannot call {ALL_CALLS[c_all[t]]} "
-                                     f"(pass {NO_CALL} for finished boards)", board=t, call=int(c_all[t]))
-        ok = self.legal[self._all, np.where(acting, c_all, 0)] | ~acting
-        if not ok.all():
-            t = int(np.flatnonzero(~ok)[0])
-            call = ALL_CALLS[c_all[t]]
-            legal = " ".join(str(x) for x in ALL_CALLS if self.legal[t, x.id])
-            raise IllegalEnvCallError(f"board {t}: {call} is not legal after {self.auction(t)} "
-                                      f"by {Seat(int(self.to_act[t])).letter} (legal: {legal})",
-                                      board=t, call=int(c_all[t]))
-
     def _finish(self, rows: np.ndarray) -> StepResult:
+        """Mark ``rows`` done and score them: contract, declarer, DD tricks, NS score."""
         n = self.num_tables
         finished = np.zeros(n, bool)
-        finished[rows] = True
         level = np.zeros(n, np.int8)
         strain = np.zeros(n, np.int8)
         doubled = np.zeros(n, np.int8)
         declarer = np.full(n, -1, np.int8)
         tricks = np.zeros(n, np.int8)
         score = np.zeros(n, np.int32)
-        self.done[rows] = True
-        lb = self._last_bid[rows].astype(np.int64)
-        played = lb > 0
-        r = rows[played]
-        lbp = lb[played] - 3
-        lv, st = lbp // 5 + 1, lbp % 5
-        dec = self._first_namer[r, self._last_bidder[r] % 2, st].astype(np.int64)
-        tr = self._src_dd[self.deal_index[r], dec, st].astype(np.int64)
-        dbl = self._doubled[r].astype(np.int64)
-        vul = VULNERABLE[self.vulnerability[r], dec % 2].astype(np.int64)
-        pts = score_table()[lv - 1, st, dbl, vul, tr]
-        ns = np.where(dec % 2 == 0, pts, -pts)
-        level[r], strain[r], doubled[r], declarer[r], tricks[r], score[r] = lv, st, dbl, dec, tr, ns
-        self.final_score[r] = ns
+        if rows.size:
+            finished[rows] = True
+            self.done[rows] = True
+            srow = self._s[rows].astype(np.int64)
+            r = rows[srow[:, _S_LB] > 0]  # passed-out tables keep level 0, declarer -1, score 0
+            srow = srow[srow[:, _S_LB] > 0]
+            bid = srow[:, _S_LB] - 3
+            lv, st, dbl = bid // 5 + 1, bid % 5, srow[:, _S_DBL]
+            dec = srow[np.arange(len(r)), _S_FN + (srow[:, _S_LBS] & 1) * 5 + st]
+            tr = self._dd_flat[self.deal_index[r] * 20 + dec * 5 + st].astype(np.int64)
+            vul = _VUL_FLAT[self.vulnerability[r] * 2 + (dec & 1)]
+            pts = self._score_flat[(((lv - 1) * 5 + st) * 3 + dbl) * 28 + vul * 14 + tr]
+            ns = np.where(dec & 1, -pts, pts)
+            level[r], strain[r], doubled[r], declarer[r], tricks[r], score[r] = lv, st, dbl, dec, tr, ns
+            self.final_score[r] = ns
         if not self.config.duplicate:
             return StepResult(finished, level, strain, doubled, declarer, tricks, score)
         b = self.config.num_boards
@@ -455,6 +506,16 @@ class AuctionEnv:
     def auction(self, t: int) -> Auction:
         """Table ``t``'s auction as a scalar :class:`~bidlab.bridge.Auction`."""
         return Auction(Seat(int(self.dealer[t])), [Call(int(x)) for x in self.history[t, :self.length[t]]])
+
+
+def _vulnerability_rows() -> np.ndarray:
+    """``float32[4 vul, 4 seat, 4]``: the first 4 observation values of each seat."""
+    out = np.zeros((4, 4, 4), np.float32)
+    for v in range(4):
+        for seat in range(4):
+            we, they = VULNERABLE[v, seat % 2], VULNERABLE[v, 1 - seat % 2]
+            out[v, seat] = [not we, we, not they, they]
+    return out
 
 
 def _check_source(deals, dd):
