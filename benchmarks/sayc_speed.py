@@ -1,0 +1,73 @@
+"""Complete four-seat SAYC auctions per second, against the uniformly random agent.
+
+Both agents bid the same pre-generated deals (dealer and vulnerability by the board
+cycle) through the same loop: build a BiddingView, ask the agent, extend the Auction.
+The random agent's auctions/s is the baseline measured in the same run; the issue's
+target for the SAYC teacher is >= 1,000 auctions/s on the 2-core development machine.
+
+    python benchmarks/sayc_speed.py [--boards 5000] [--seed 0] [--repeats 3]
+
+The SAYC bidder caches hand features and auction readings, so a warm-up pass over other
+deals is run first and each timed pass uses fresh deals (no cache hits from earlier passes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from bidlab.agents.base import BiddingView, RandomAgent
+from bidlab.agents.sayc import SaycAgent
+from bidlab.bridge.auction import Auction
+from bidlab.bridge.board import board_dealer, board_vulnerability
+from bidlab.cards import Deal, random_deals
+
+
+def _boards(n: int, seed: int) -> list[tuple[Deal, object, object]]:
+    arrays = random_deals(n, seed=seed)
+    return [(Deal.from_array(a), board_dealer(i % 16 + 1), board_vulnerability(i % 16 + 1))
+            for i, a in enumerate(arrays)]
+
+
+def run_auctions(agent, boards) -> tuple[float, int]:
+    """Seconds taken to bid every board to the end, and the number of calls made."""
+    calls = 0
+    t0 = time.perf_counter()
+    for deal, dealer, vul in boards:
+        auction = Auction(dealer)
+        hands = deal.hands
+        while not auction.is_over:
+            seat = auction.to_act
+            call = agent.act(BiddingView(seat, hands[seat], auction, vul))
+            auction = auction.with_call(call)
+            calls += 1
+    return time.perf_counter() - t0, calls
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--boards", type=int, default=5000, help="boards per timed pass")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--repeats", type=int, default=3, help="timed passes per agent (best is kept)")
+    args = ap.parse_args()
+
+    sayc, rnd = SaycAgent(), RandomAgent(seed=args.seed)
+    run_auctions(sayc, _boards(500, args.seed + 10_000))  # warm-up: imports, tables
+    best = {"sayc": None, "random": None}
+    for r in range(args.repeats):
+        boards = _boards(args.boards, args.seed + r)
+        for name, agent in (("random", rnd), ("sayc", sayc)):
+            secs, calls = run_auctions(agent, boards)
+            rate = args.boards / secs
+            if best[name] is None or rate > best[name][0]:
+                best[name] = (rate, calls / args.boards)
+    (s_rate, s_len), (r_rate, r_len) = best["sayc"], best["random"]
+    print(f"boards per pass: {args.boards}, passes: {args.repeats} (best pass kept)")
+    print(f"random agent : {r_rate:9.0f} auctions/s  ({r_len:.1f} calls per auction)")
+    print(f"SAYC agent   : {s_rate:9.0f} auctions/s  ({s_len:.1f} calls per auction)")
+    print(f"ratio SAYC / random auctions/s: {s_rate / r_rate:.2f}")
+    print(f"target >= 1000 SAYC auctions/s: {'met' if s_rate >= 1000 else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()

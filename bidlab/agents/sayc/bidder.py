@@ -1,0 +1,93 @@
+"""The SAYC bidder: picks the rule groups that fit the auction and makes the first legal call.
+
+Situations, in the order :func:`decide` tells them apart:
+
+* nobody has bid: the opening rules;
+* our side opened and the opponents only passed: conventions (Blackwood, the notrump
+  system), responder's first call, opener's rebid and the other named continuations, then
+  contract placement;
+* our side opened and they came in: responder's competitive calls (negative double,
+  redouble, cue-bid raise...), opener's answers, penalty doubles, placement;
+* they opened: our first action (overcalls, takeout doubles, balancing), then advancing
+  partner's action, penalty doubles and placement.
+
+If no rule applies, the bidder passes, which is always legal, so every situation gets a
+legal call and every auction ends.
+"""
+
+from __future__ import annotations
+
+from bidlab.agents.base import AgentBase, BiddingView
+
+# Importing the rule modules registers their rules (order of GROUPS entries within a group
+# is the order of definition).
+from bidlab.agents.sayc import competitive as _competitive  # noqa: F401
+from bidlab.agents.sayc import notrump as _notrump  # noqa: F401
+from bidlab.agents.sayc import openings as _openings  # noqa: F401
+from bidlab.agents.sayc import placement as _placement  # noqa: F401
+from bidlab.agents.sayc import rebids as _rebids  # noqa: F401
+from bidlab.agents.sayc import responses as _responses  # noqa: F401
+from bidlab.agents.sayc import slam as _slam  # noqa: F401
+from bidlab.agents.sayc.context import Ctx, make_context
+from bidlab.agents.sayc.engine import Decision, first_legal
+from bidlab.bridge.calls import PASS, Call
+from bidlab.errors import BidlabError
+
+
+class SaycError(BidlabError, ValueError):
+    """The SAYC bidder was asked to bid in a situation that is not a bidding turn."""
+
+
+def situation_groups(c: Ctx) -> tuple[str, ...]:
+    """The rule groups that apply to this turn, most specific first."""
+    if c.last_bid is None:
+        return ("opening",)
+    i_acted = any(x.id for x in c.my_calls)
+    if c.opener in (0, 2):
+        if not c.contested:
+            if c.opener == 2 and not i_acted:
+                if c.interfered:  # RHO doubled partner's opening
+                    return ("competitive_response", "notrump", "response", "placement_game", "placement")
+                return ("notrump", "response", "placement_game", "placement")
+            return ("slam", "notrump", "rebid", "opener_competitive", "placement_game", "placement")
+        if c.opener == 2 and not i_acted:
+            return ("slam", "competitive_response", "placement_game", "penalty", "placement")
+        return ("slam", "opener_competitive", "placement_game", "penalty", "placement")
+    if not i_acted and not c.partner.acted:
+        return ("overcall",)
+    if not i_acted:
+        return ("slam", "advance", "placement_game", "penalty", "placement")
+    return ("slam", "opener_competitive", "placement_game", "penalty", "placement")
+
+
+def decide(view: BiddingView) -> Decision:
+    """The SAYC call for this view, with the rule that chose it and the reason."""
+    hand = view.hand
+    if hand.mask.bit_count() != 13:
+        raise SaycError(f"{view.seat.letter}'s hand has {len(hand)} cards, not 13: {hand}")
+    if view.auction.is_over:
+        raise SaycError(f"the auction {view.auction} is over; there is no call to make")
+    if (int(view.auction.dealer) + len(view.auction.calls)) % 4 != int(view.seat):
+        raise SaycError(f"it is {view.auction.to_act.letter}'s turn in {view.auction}, not {view.seat.letter}'s")
+    c = make_context(view)
+    d = first_legal(c, situation_groups(c))
+    if d is None:
+        return Decision(PASS, "fallback.pass", "no SAYC rule applies: pass")
+    return d
+
+
+class SaycAgent(AgentBase):
+    """A deterministic rule-based bidder playing Standard American Yellow Card (ACBL booklet)."""
+
+    name = "sayc"
+
+    def act(self, view: BiddingView) -> Call:
+        return decide(view).call
+
+    def decide(self, view: BiddingView) -> Decision:
+        return decide(view)
+
+    def explain(self, view: BiddingView) -> str:
+        """E.g. ``"1S: 12-21 HCP (or Rule of 20), 5+ spades (SAYC opening) [opening.open_one_suit]"``."""
+        d = decide(view)
+        return f"{d.call}: {d.reason} [{d.rule}]"

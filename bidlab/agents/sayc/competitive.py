@@ -1,0 +1,564 @@
+"""Competitive bidding (SAYC booklet, "Competitive bidding" and "Defensive bidding").
+
+Our first action after their opening: 1NT overcall (15-18 balanced, a stopper; 11-14 in
+the balancing seat), takeout double (opening values, short in their suit, support for the
+unbid suits; or 17+ too strong to overcall), weak jump overcall (a good six-card suit,
+5-10 HCP), simple overcall (a good five-card suit, 8-16 at the one level, 10-16 at the two
+level), Michaels cue bid and the unusual 2NT (5-5 two-suiters), penalty double of a 1NT
+opening (15+). Advancing: answering a takeout double (cheapest suit 0-8, jump 9-11, cue bid
+12+, 1NT 6-10 with a stopper, penalty pass with long strong trumps), advancing an overcall
+(raise 8-10, cue bid with a limit raise or better, notrump with a stopper, new suit).
+Responder after an overcall: negative double through 2S, raises, notrump with a stopper,
+new suits; after a takeout double: redouble 10+, Jordan 2NT (limit raise or better),
+preemptive jump raise. Penalty doubles of contracts that are clearly failing.
+"""
+
+from __future__ import annotations
+
+from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
+from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.hand import quick_tricks
+from bidlab.bridge.calls import DOUBLE, PASS, REDOUBLE
+
+OV = "overcall"
+AD = "advance"
+CR = "competitive_response"
+OC = "opener_competitive"
+PEN = "penalty"
+
+
+def _their_last_suit(c: Ctx) -> int | None:
+    b = c.last_bid
+    return ST[b.id] if b is not None and ST[b.id] < NT and c.last_bidder in (1, 3) else None
+
+
+def _balancing(c: Ctx) -> bool:
+    """(1x) P (P) ?: their opening would be passed out if I pass."""
+    n = len(c.calls)
+    return n >= 3 and c.last_bidder == 1 and c.calls[-1].id == 0 and c.calls[-2].id == 0
+
+
+def _unbid(c: Ctx) -> list[int]:
+    return [s for s in range(4) if s not in c.their_suits]
+
+
+# -- our first action after their opening ---------------------------------------------------------
+
+@rule(OV)
+def penalty_double_of_1nt(c: Ctx):
+    if c.last_bid is not None and NAMES[c.last_bid.id] == "1NT" and c.last_bidder in (1, 3) and c.f.hcp >= 15:
+        return DOUBLE, "15+ HCP: penalty double of 1NT (SAYC)"
+
+
+@rule(OV)
+def overcall_over_1nt(c: Ctx):
+    if c.last_bid is None or NAMES[c.last_bid.id] != "1NT" or c.last_bidder not in (1, 3):
+        return None
+    for s in (3, 2, 1, 0):
+        if c.f.lengths[s] >= 6 and c.f.good_suit(s) and c.f.hcp >= 8 or c.f.lengths[s] >= 5 and c.f.top3[s] >= 2 and c.f.hcp >= 11:
+            return bid(2, s), f"good {c.f.lengths[s]}-card {SUIT_NAMES[s]}: natural overcall of 1NT"
+    return PASS, "no safe action over 1NT"
+
+
+@rule(OV)
+def notrump_overcall(c: Ctx):
+    f = c.f
+    if not f.balanced or not c.their_suits or len(c.their_suits) > 1 or ST[c.last_bid.id] == NT:
+        return None
+    s = next(iter(c.their_suits))
+    if not f.stoppers[s]:
+        return None
+    lv = LV[c.last_bid.id]
+    if _balancing(c) and lv == 1 and 11 <= f.hcp <= 14:
+        return bid(1, NT), "11-14 HCP, balanced, a stopper: balancing 1NT"
+    if not _balancing(c) and 15 <= f.hcp <= 18 and lv <= 2:
+        return bid(lv, NT), f"15-18 HCP, balanced, a stopper in {SUIT_NAMES[s]} (SAYC {lv}NT overcall)"
+
+
+def _short_in_theirs(c: Ctx) -> bool:
+    return all(c.f.lengths[s] <= 2 for s in c.their_suits)
+
+
+@rule(OV)
+def strong_takeout_double(c: Ctx):
+    t = _their_last_suit(c)
+    if t is None or LV[c.last_bid.id] > 4:
+        return None
+    f = c.f
+    if f.hcp >= 19 or (f.hcp >= 17 and max(f.lengths) >= 5 and f.lengths[t] <= 3):
+        return DOUBLE, f"{f.hcp} HCP, too strong to overcall: double first (SAYC)"
+
+
+@rule(OV)
+def michaels_cue_bid(c: Ctx):
+    if _balancing(c) or c.last_bid is None or LV[c.last_bid.id] != 1 or len(c.their_suits) != 1:
+        return None
+    t = _their_last_suit(c)
+    if t is None:
+        return None
+    f = c.f
+    if not 8 <= f.hcp <= 13:
+        return None
+    if t < 2 and f.lengths[2] >= 5 and f.lengths[3] >= 5:
+        return bid(2, t), "5-5 in the majors: Michaels cue bid"
+    if t >= 2 and f.lengths[5 - t] >= 5 and max(f.lengths[0], f.lengths[1]) >= 5:
+        return bid(2, t), f"five {SUIT_NAMES[5 - t]} and a five-card minor: Michaels cue bid"
+
+
+@rule(OV)
+def unusual_2nt(c: Ctx):
+    if _balancing(c) or c.last_bid is None or LV[c.last_bid.id] != 1 or len(c.their_suits) != 1:
+        return None
+    t = _their_last_suit(c)
+    if t is None:
+        return None
+    f = c.f
+    low = [s for s in range(4) if s != t][:2]
+    if 6 <= f.hcp <= 12 and all(f.lengths[s] >= 5 for s in low):
+        return bid(2, NT), f"5-5 in {SUIT_NAMES[low[0]]} and {SUIT_NAMES[low[1]]}: unusual 2NT"
+
+
+@rule(OV)
+def weak_jump_overcall(c: Ctx):
+    if _balancing(c) or c.last_bid is None or LV[c.last_bid.id] > 2:
+        return None
+    f = c.f
+    if not 5 <= f.hcp <= 10:
+        return None
+    for s in (3, 2, 1, 0):
+        if s in c.their_suits or not f.good_suit(s):
+            continue
+        lv = c.cheapest_level(s) + 1
+        if f.lengths[s] >= 6 and lv == 2 or f.lengths[s] >= 7 and lv == 3:
+            return bid(lv, s), f"5-10 HCP, good {f.lengths[s]}-card {SUIT_NAMES[s]}: weak jump overcall (SAYC)"
+
+
+@rule(OV)
+def takeout_double(c: Ctx):
+    t = _their_last_suit(c)
+    if t is None or LV[c.last_bid.id] > 3:
+        return None
+    f = c.f
+    # balance lightly only when their opening would be passed out
+    light = _balancing(c) and len([x for x in c.calls if x.id]) == 1
+    need = 10 if light else (13 if LV[c.last_bid.id] >= 3 else 12)
+    if f.hcp < need or not _short_in_theirs(c):
+        return None
+    unbid = _unbid(c)
+    short_unbid = [s for s in unbid if f.lengths[s] < 3]
+    if not short_unbid or (f.hcp >= 15 and len(short_unbid) == 1 and short_unbid[0] < 2):
+        return DOUBLE, f"{f.hcp} HCP, short in their suit, support for the unbid suits: takeout double (SAYC)"
+
+
+@rule(OV)
+def simple_overcall(c: Ctx):
+    if c.last_bid is None or c.last_bidder not in (1, 3):
+        return None
+    f = c.f
+    bal = _balancing(c)
+    best = None
+    for s in (3, 2, 1, 0):
+        if s in c.their_suits or f.lengths[s] < 5:
+            continue
+        lv = c.cheapest_level(s)
+        if lv == 1:
+            ok = (7 if bal else 8) <= f.hcp <= 16 and (f.top5[s] >= 2 or f.hcp >= 11)
+        elif lv == 2:
+            ok = (9 if bal else 10) + (1 if c.we_vul else 0) <= f.hcp <= 16 and f.top5[s] >= 2
+        elif lv == 3:
+            ok = 13 <= f.hcp <= 17 and f.lengths[s] >= 6 and f.good_suit(s)
+        else:
+            ok = False
+        if ok and (best is None or f.lengths[s] > f.lengths[best]):
+            best = s
+    if best is None:
+        return None
+    lv = c.cheapest_level(best)
+    return bid(lv, best), f"{f.hcp} HCP, {f.lengths[best]}-card {SUIT_NAMES[best]}: overcall (SAYC)"
+
+
+@rule(OV)
+def three_nt_over_preempt(c: Ctx):
+    t = _their_last_suit(c)
+    if t is None or LV[c.last_bid.id] != 3:
+        return None
+    if c.f.hcp >= 16 and c.f.stoppers[t]:
+        return bid(3, NT), "16+ HCP with a stopper: 3NT over their preempt"
+
+
+@rule(OV)
+def pass_no_overcall(c: Ctx):
+    return PASS, "no sound overcall or double"
+
+
+# -- advancing partner's action ------------------------------------------------------------------
+
+def _partner_first_action(c: Ctx):
+    """Partner's first non-pass call, if it is his latest call (my first chance to advance)."""
+    for x in c.partner_calls:
+        if x.id != 0:
+            return x if x is c.partner_calls[-1] else None
+    return None
+
+
+@rule(AD)
+def answer_michaels_or_unusual(c: Ctx):
+    a = _partner_first_action(c)
+    if a is None or a.id < 3 or c.last_bidder == 1 and c.last_bid != a:
+        return None
+    opening = c.opening
+    if LV[a.id] == 2 and ST[a.id] == NT and c.last_bid == a:
+        t = ST[opening.id]
+        low = [s for s in range(4) if s != t][:2]
+        s = max(low, key=lambda x: (c.f.lengths[x], x))
+        return c.cheapest(s), f"picks {SUIT_NAMES[s]} of partner's two suits (unusual 2NT)"
+    if LV[a.id] == 2 and ST[opening.id] < NT and ST[a.id] == ST[opening.id] and c.last_bid == a:
+        t = ST[opening.id]
+        if t < 2:
+            s = 3 if c.f.lengths[3] >= c.f.lengths[2] else 2
+            return c.cheapest(s), f"prefers {SUIT_NAMES[s]} of partner's majors (Michaels)"
+        other = 5 - t
+        if c.f.lengths[other] >= 3:
+            return c.cheapest(other), f"3+ {SUIT_NAMES[other]}: partner's known major (Michaels)"
+        return bid(2, NT), "asks for partner's minor (Michaels)"
+
+
+@rule(AD)
+def advance_takeout_double(c: Ctx):
+    a = _partner_first_action(c)
+    if a is None or not a.is_double or c.last_bid is None:
+        return None
+    f = c.f
+    t = _their_last_suit(c)
+    if t is None:
+        return None
+    free = c.last_bidder == 3  # RHO bid over the double: no need to answer
+    if not free and f.lengths[t] >= 5 and f.top3[t] >= 2 and f.hcp >= 7:
+        return PASS, f"long strong {SUIT_NAMES[t]}: converts the takeout double to penalties"
+    unbid = [s for s in range(4) if s not in c.their_suits]
+    best = max(unbid, key=lambda s: (f.lengths[s] + (1 if s in MAJORS else 0), s))
+    if f.hcp >= 12:
+        if best in MAJORS and f.lengths[best] >= 5 and c.legal(bid(4, best)):
+            return bid(4, best), f"12+ HCP, 5+ {SUIT_NAMES[best]}: game"
+        cue = c.cheapest(t)
+        return cue, "12+ HCP: cue bid of their suit, forcing"
+    if f.balanced and f.stoppers[t] and not any(f.lengths[s] >= 4 for s in unbid if s in MAJORS):
+        if 11 <= f.hcp <= 12:
+            return c.cheapest(NT) if c.cheapest_level(NT) == 2 else None, "11-12 HCP, a stopper: 2NT"
+        if 6 <= f.hcp <= 10 and c.cheapest_level(NT) == 1:
+            return bid(1, NT), "6-10 HCP, a stopper in their suit: 1NT"
+    lv = c.cheapest_level(best)
+    if lv >= 5 or (lv == 4 and f.lengths[best] < 5 and f.hcp < 6):
+        return PASS, "too high to answer the double"
+    if 9 <= f.hcp <= 11 and f.lengths[best] >= 4 and lv + 1 <= 3:
+        return bid(lv + 1, best), f"9-11 HCP, 4+ {SUIT_NAMES[best]}: jump answer (SAYC)"
+    if free:
+        if f.hcp >= 6 and f.lengths[best] >= 5 and lv <= 2:
+            return bid(lv, best), f"free bid: 5+ {SUIT_NAMES[best]}"
+        return PASS, "RHO bid: no need to answer the double"
+    return bid(lv, best), f"0-8 HCP: {SUIT_NAMES[best]} at the cheapest level (answer to a takeout double)"
+
+
+@rule(AD)
+def advance_notrump_overcall(c: Ctx):
+    a = _partner_first_action(c)
+    if a is None or a.id < 3 or ST[a.id] != NT or LV[a.id] != 1 or c.last_bid != a:
+        return None
+    f = c.f
+    for s in (3, 2):
+        if f.lengths[s] >= 6 and f.hcp >= 9:
+            return bid(4, s), f"6+ {SUIT_NAMES[s]} and game values opposite 15-18"
+    if f.hcp >= 10:
+        return bid(3, NT), "10+ HCP opposite 15-18: game"
+    if f.hcp >= 8:
+        return bid(2, NT), "8-9 HCP: invites 3NT"
+    for s in (3, 2, 1, 0):
+        if f.lengths[s] >= 5 and s not in c.their_suits and c.legal(bid(2, s)):
+            return bid(2, s), f"weak with 5+ {SUIT_NAMES[s]}: to play"
+    return PASS, "weak: pass the 1NT overcall"
+
+
+@rule(AD)
+def advance_suit_overcall(c: Ctx):
+    a = _partner_first_action(c)
+    if a is None or a.id < 3 or ST[a.id] == NT or c.last_bidder == 1:
+        return None
+    s = ST[a.id]
+    if c.opening is not None and ST[c.opening.id] == ST[a.id]:
+        return None  # a cue bid
+    f = c.f
+    L = f.lengths[s]
+    t = ST[c.opening.id] if ST[c.opening.id] < NT else None
+    weak_jump = LV[a.id] > LV[c.opening.id] + (1 if s <= ST[c.opening.id] else 0)
+    if L >= 3:
+        sp = f.support_points(s)
+        if s in MAJORS and sp >= (14 if weak_jump else 13) and c.legal(bid(4, s)):
+            return bid(4, s), f"3+ {SUIT_NAMES[s]} and game values"
+        if sp >= 11 and t is not None and c.legal(c.cheapest(t)) and not weak_jump:
+            return c.cheapest(t), f"3+ {SUIT_NAMES[s]}, 11+ points: cue bid, limit raise or better (SAYC)"
+        if L >= 4 and sp <= 9 and f.shortest() <= 1 and not weak_jump:
+            lv = c.cheapest_level(s) + 1
+            if lv <= 3:
+                return bid(lv, s), f"4+ {SUIT_NAMES[s]}, weak: preemptive jump raise"
+        if 7 <= sp <= 10 and not weak_jump:
+            return c.cheapest(s), f"3+ {SUIT_NAMES[s]}, 7-10 points: simple raise"
+    if t is not None and f.stoppers[t] and f.balanced:
+        lv = c.cheapest_level(NT)
+        if f.hcp >= 15 and lv <= 3:
+            return bid(3, NT), "15+ HCP, a stopper: 3NT"
+        if 12 <= f.hcp <= 14 and lv <= 2:
+            return bid(2, NT), "12-14 HCP, a stopper: 2NT"
+        if 8 <= f.hcp <= 11 and lv == 1:
+            return bid(1, NT), "8-11 HCP, a stopper: 1NT"
+    for o in (3, 2, 1, 0):
+        if o != s and o not in c.their_suits and f.lengths[o] >= 5 and f.top5[o] >= 2 and f.hcp >= 10:
+            cb = c.cheapest(o)
+            if cb is not None and LV[cb.id] <= 2:
+                return cb, f"good 5+ {SUIT_NAMES[o]}, 10+ HCP: new suit, non-forcing"
+    if c.last_bidder == 3:
+        return None  # RHO bid: the general rules decide whether to compete
+    return PASS, "nothing to add to partner's overcall"
+
+
+# -- responder after their interference --------------------------------------------------------------
+
+def _partner_opened_one_suit(c: Ctx) -> bool:
+    return c.opener == 2 and LV[c.opening.id] == 1 and ST[c.opening.id] < NT and not [x for x in c.my_calls if x.id]
+
+
+@rule(CR)
+def after_nt_opening_interference(c: Ctx):
+    if c.opener != 2 or NAMES[c.opening.id] not in ("1NT", "2NT") or [x for x in c.my_calls if x.id]:
+        return None
+    f = c.f
+    t = _their_last_suit(c)
+    lo = 15 if NAMES[c.opening.id] == "1NT" else 20
+    if c.last_bidder == 3 and c.last_bid.id != c.opening.id:
+        if f.hcp + lo >= 25:
+            for s in (3, 2):
+                if f.lengths[s] >= 5 and s != t and c.legal(bid(4, s)):
+                    return bid(4, s), f"5+ {SUIT_NAMES[s]} and game values"
+            if t is None or f.stoppers[t]:
+                if c.legal(bid(3, NT)):
+                    return bid(3, NT), "game values with a stopper"
+            if t is not None and f.lengths[t] >= 4:
+                return DOUBLE, "penalty double of their overcall of our notrump"
+            return c.cheapest(t) if t is not None else None, "game values, no stopper: cue bid"
+        if t is not None and f.lengths[t] >= 4 and f.hcp >= 8 and LV[c.last_bid.id] <= 3:
+            return DOUBLE, "penalty double of their overcall of our notrump"
+        for s in (3, 2, 1, 0):
+            if s != t and f.lengths[s] >= 5:
+                cb = c.cheapest(s)
+                if cb is not None and LV[cb.id] == 2:
+                    return cb, f"5+ {SUIT_NAMES[s]}: to play (competitive)"
+        return PASS, "nothing to say after their interference"
+    if c.doubled and c.last_bidder == 2:
+        for s in (3, 2, 1, 0):
+            if f.lengths[s] >= 5 and f.hcp <= 6 and c.legal(bid(2, s)):
+                return bid(2, s), f"weak with 5+ {SUIT_NAMES[s]}: escapes from 1NT doubled"
+        if f.hcp >= 8:
+            return REDOUBLE, "8+ HCP: we hold the balance of power"
+    return None
+
+
+@rule(CR)
+def redouble_after_takeout_double(c: Ctx):
+    if not _partner_opened_one_suit(c) or not (c.doubled == 1 and c.last_bidder == 2):
+        return None
+    f = c.f
+    s = ST[c.opening.id]
+    if s in MAJORS and f.lengths[s] >= 4 and f.support_points(s) >= 11:
+        return bid(2, NT), f"4+ {SUIT_NAMES[s]}, limit raise or better: Jordan 2NT (SAYC)"
+    if f.hcp >= 10:
+        return REDOUBLE, "10+ HCP after their takeout double (SAYC redouble)"
+    if s in MAJORS and f.lengths[s] >= 4 and f.hcp <= 9:
+        return bid(3, s), f"4+ {SUIT_NAMES[s]}, weak: preemptive jump raise over the double"
+    return None
+
+
+@rule(CR)
+def negative_double(c: Ctx):
+    if not _partner_opened_one_suit(c) or c.last_bidder != 3 or c.doubled:
+        return None
+    t = _their_last_suit(c)
+    if t is None or c.last_bid.id > bid(2, 3).id:
+        return None
+    f = c.f
+    o = ST[c.opening.id]
+    unbid_majors = [s for s in MAJORS if s != o and s != t]
+    if not unbid_majors:
+        return None
+    lv_need = 8 if LV[c.last_bid.id] >= 2 else 6
+    if f.hcp < lv_need:
+        return None
+    if len(unbid_majors) == 2:
+        if f.lengths[2] >= 4 and f.lengths[3] >= 4:
+            return DOUBLE, "both majors: negative double (SAYC, through 2S)"
+        return None
+    m = unbid_majors[0]
+    if f.lengths[m] < 4:
+        return None
+    lv = c.cheapest_level(m)
+    if lv == 1 and f.lengths[m] >= 4 and not (f.lengths[m] == 4 and m == 2 and t == 3):
+        return None  # bid the major naturally at the one level
+    if f.lengths[m] >= 5 and f.hcp >= 10:
+        return None  # strong enough to bid it
+    return DOUBLE, f"4+ {SUIT_NAMES[m]}, {lv_need}+ HCP: negative double (SAYC, through 2S)"
+
+
+@rule(CR)
+def raise_in_competition(c: Ctx):
+    if not _partner_opened_one_suit(c) or c.last_bidder not in (1, 3) and not c.doubled:
+        return None
+    f = c.f
+    s = ST[c.opening.id]
+    need = 3 if s in MAJORS else 5
+    if f.lengths[s] < need:
+        return None
+    sp = f.support_points(s)
+    t = _their_last_suit(c)
+    if s in MAJORS and sp >= 13 and c.legal(bid(4, s)):
+        return bid(4, s), f"3+ {SUIT_NAMES[s]}, game values"
+    if sp >= 11 and t is not None and c.last_bidder == 3:
+        cb = c.cheapest(t)
+        if cb is not None and LV[cb.id] <= 3:
+            return cb, f"3+ {SUIT_NAMES[s]}, 11+ points: cue bid, limit raise or better (SAYC)"
+    if 6 <= sp <= 10:
+        cb = c.cheapest(s)
+        if cb is not None and LV[cb.id] <= 3 and (LV[cb.id] == 2 or f.lengths[s] >= 4):
+            return cb, f"3+ {SUIT_NAMES[s]}, 6-10 points: raise in competition"
+    return None
+
+
+@rule(CR)
+def notrump_after_overcall(c: Ctx):
+    if not _partner_opened_one_suit(c) or c.last_bidder != 3:
+        return None
+    t = _their_last_suit(c)
+    f = c.f
+    if t is None or not f.stoppers[t] or f.shortest() < 2:
+        return None
+    lv = c.cheapest_level(NT)
+    if 13 <= f.hcp <= 15 and lv <= 3:
+        return bid(3, NT), "13-15 HCP, a stopper: 3NT"
+    if 11 <= f.hcp <= 12 and lv == 2:
+        return bid(2, NT), "11-12 HCP, a stopper: invites 3NT"
+    if 6 <= f.hcp <= 10 and lv == 1:
+        return bid(1, NT), "6-10 HCP, a stopper in their suit: 1NT"
+
+
+@rule(CR)
+def new_suit_after_interference(c: Ctx):
+    if not _partner_opened_one_suit(c) or c.last_bidder not in (1, 3) and not c.doubled:
+        return None
+    f = c.f
+    o = ST[c.opening.id]
+    for s in sorted(range(4), key=lambda x: (-f.lengths[x], -x)):
+        if s == o or s in c.their_suits:
+            continue
+        cb = c.cheapest(s)
+        if cb is None:
+            continue
+        if LV[cb.id] == 1 and f.lengths[s] >= 4 and f.hcp >= 6:
+            return cb, f"6+ HCP, 4+ {SUIT_NAMES[s]}: new suit at the one level"
+        if LV[cb.id] == 2 and f.lengths[s] >= 5 and f.hcp >= 10:
+            return cb, f"10+ HCP, 5+ {SUIT_NAMES[s]}: new suit at the two level, forcing"
+    return None
+
+
+@rule(CR)
+def pass_after_interference(c: Ctx):
+    if _partner_opened_one_suit(c) and c.f.hcp < 13:
+        return PASS, "nothing descriptive to say after their interference"
+
+
+# -- opener and overcaller in competition ------------------------------------------------------------
+
+@rule(OC)
+def answer_negative_double(c: Ctx):
+    if c.opener != 0 or len(c.partner_calls) == 0 or not c.partner_calls[-1].is_double:
+        return None
+    if c.last_bidder != 1 or c.doubled != 1 or len(c.my_calls) != 1:
+        return None
+    f = c.f
+    o = ST[c.opening.id]
+    t = ST[c.last_bid.id] if ST[c.last_bid.id] < NT else None
+    for m in (3, 2):
+        if m != o and m != t and f.lengths[m] >= 4:
+            lv = c.cheapest_level(m)
+            if f.total_points >= 17 and lv <= 2:
+                lv += 1
+            return bid(lv, m), f"4+ {SUIT_NAMES[m]}: answers the negative double"
+    if t is not None and f.stoppers[t] and f.balanced:
+        lv = c.cheapest_level(NT)
+        return bid(lv if f.hcp <= 14 else lv + 1, NT), "balanced with a stopper: notrump"
+    if f.lengths[o] >= 6 or c.cheapest_level(o) <= 2:
+        return c.cheapest(o), f"rebids the {SUIT_NAMES[o]}"
+    return None
+
+
+@rule(OC)
+def answer_cue_bid_raise(c: Ctx):
+    """Partner cue-bid their suit after my opening or overcall: limit raise or better."""
+    if not c.partner_calls or c.last_bidder != 2 or not c.my_calls:
+        return None
+    pb = c.partner_calls[-1]
+    if pb.id < 3 or ST[pb.id] == NT or ST[pb.id] not in c.their_suits:
+        return None
+    mine = next((x for x in c.my_calls if x.id >= 3), None)
+    if mine is None or ST[mine.id] == NT:
+        return None
+    s = ST[mine.id]
+    extra = c.f.total_points >= (14 if c.opener == 0 else 13)
+    if s in MAJORS:
+        return (bid(4, s) if extra else c.cheapest(s)), ("accepts" if extra else "minimum:") + " the cue-bid raise"
+    if extra and c.f.stoppers[ST[pb.id]] and c.legal(bid(3, NT)):
+        return bid(3, NT), "accepts the cue-bid raise in notrump"
+    return c.cheapest(s), "minimum: returns to the suit"
+
+
+@rule(OC)
+def jordan_answer(c: Ctx):
+    if c.opener != 0 or not c.partner_calls or NAMES[c.partner_calls[-1].id] != "2NT" or c.last_bidder != 2:
+        return None
+    if not c.rho_calls or not any(x.is_double for x in c.lho_calls):
+        return None
+    s = ST[c.opening.id]
+    if s not in MAJORS:
+        return None
+    return (bid(4, s) if c.f.total_points >= 14 else bid(3, s)), "answers Jordan 2NT"
+
+
+# -- penalty doubles ------------------------------------------------------------------------------------
+
+@rule(PEN)
+def penalty_double(c: Ctx):
+    """Double a contract that is clearly going down: count defensive tricks."""
+    if c.last_bidder not in (1, 3) or c.doubled or c.last_bid is None:
+        return None
+    p = c.partner
+    if not p.acted and c.opener not in (0, 2):
+        return None
+    lv = LV[c.last_bid.id]
+    t = ST[c.last_bid.id]
+    f = c.f
+    if lv <= 2 and t < NT and not (c.partner_calls and any(x.id >= 3 for x in c.partner_calls) and c.opener in (0, 2)):
+        return None
+    if lv <= 3 and t < NT and (f.lengths[t] < 3 or f.top5[t] == 0 or f.lengths[t] + f.top5[t] < 5):
+        return None  # a low-level penalty double needs trump tricks
+    trump_tricks = 0.0
+    if t < NT:
+        n, honours = f.lengths[t], f.top5[t]
+        if n >= 4:
+            trump_tricks = min(honours, n - 2) + (0.5 if n >= 5 else 0)
+        elif n == 3 and honours >= 2:
+            trump_tricks = 1
+    # trump honours were counted as trump tricks; outside them count quick tricks
+    side = f.quick_tricks - (quick_tricks(f.suit_masks[t]) if t < NT and trump_tricks else 0.0)
+    mine = side + trump_tricks
+    partner_tricks = p.min_hcp / 5.0
+    needed = 14 - (6 + lv)  # tricks to set the contract
+    combined_hcp = f.hcp + p.min_hcp
+    if mine + partner_tricks >= needed + 1 and (combined_hcp >= 20 or lv >= 4) and mine >= needed / 2:
+        return DOUBLE, f"about {mine + partner_tricks:.0f} defensive tricks against {c.last_bid}: penalty double"
+    return None

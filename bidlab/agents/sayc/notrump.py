@@ -1,0 +1,313 @@
+"""Bidding after our notrump opening (SAYC booklet, "Notrump openings and responses").
+
+Over 1NT (15-17): 2C Stayman (8+ HCP, a four-card major), 2D/2H Jacoby transfers (five+
+hearts/spades, any strength; opener may super-accept with 17 and four trumps), 2S puppet
+to 3C (a weak hand with a long minor: pass 3C or correct to 3D), 2NT invitational (8-9),
+3NT to play (10-15), 4C Gerber (slam values: asks for aces), 4NT quantitative (16-17),
+6NT (18-19). The same structure one level higher over 2NT (20-21) and over 2C-2D-2NT
+(22-24), with the ranges moved by the opener's strength.
+"""
+
+from __future__ import annotations
+
+from bidlab.agents.sayc.context import MAJORS, NT, SUIT_NAMES, Ctx, bid
+from bidlab.agents.sayc.engine import rule
+from bidlab.bridge.calls import PASS
+
+G = "notrump"
+
+
+def _nt(c: Ctx) -> tuple[int, int, int, tuple[str, ...]] | None:
+    """(level, min, max of the NT bid, our calls after it) when our side opened in NT."""
+    o = c.ours
+    if c.contested or not o:
+        return None
+    if o[0] == "1NT":
+        return 1, 15, 17, o[1:]
+    if o[0] == "2NT":
+        return 2, 20, 21, o[1:]
+    if o[:3] == ("2C", "2D", "2NT"):
+        return 2, 22, 24, o[3:]
+    return None
+
+
+def _responder(rest: tuple[str, ...]) -> bool:
+    return len(rest) % 2 == 0
+
+
+def _thresholds(lo: int) -> tuple[int, int, int, int]:
+    """Responder's HCP for: invitation, game, small slam, grand slam."""
+    return 23 - lo, 25 - lo, 33 - lo, 37 - lo
+
+
+def _max(c: Ctx, lo: int, hi: int) -> bool:
+    """Opener accepts invitations in the upper part of his range."""
+    return c.f.hcp >= lo + 1 if hi - lo >= 2 else c.f.hcp >= hi
+
+
+# -- responder's first call --------------------------------------------------------------------
+
+@rule(G)
+def jacoby_transfer(c: Ctx):
+    t = _nt(c)
+    if not t or t[3] or c.f.lengths[2] < 5 and c.f.lengths[3] < 5:
+        return None
+    lv = t[0] + 1
+    L = c.f.lengths
+    s = 3 if L[3] >= L[2] else 2
+    return bid(lv, s - 1), f"5+ {SUIT_NAMES[s]}: Jacoby transfer (SAYC), opener must bid {lv}{'HS'[s - 2]}"
+
+
+@rule(G)
+def gerber(c: Ctx):
+    t = _nt(c)
+    if not t or t[3]:
+        return None
+    lv, lo, hi, _ = t
+    small = _thresholds(lo)[2]
+    if c.f.hcp >= small and c.f.shortest() >= 2:
+        return bid(4, 0), f"{c.f.hcp} HCP, slam values opposite {lo}-{hi}: Gerber asks for aces (SAYC)"
+
+
+@rule(G)
+def stayman(c: Ctx):
+    t = _nt(c)
+    if not t or t[3]:
+        return None
+    lv, lo, hi, _ = t
+    inv, game, _, _ = _thresholds(lo)
+    L = c.f.lengths
+    if max(L[2], L[3]) == 4 and c.f.shape != (4, 3, 3, 3) and c.f.hcp >= (inv if lv == 1 else game):
+        return bid(lv + 1, 0), f"{c.f.hcp} HCP and a four-card major: Stayman (SAYC)"
+
+
+@rule(G)
+def minor_puppet(c: Ctx):
+    t = _nt(c)
+    if not t or t[3] or t[0] != 1:
+        return None
+    if max(c.f.lengths[0], c.f.lengths[1]) >= 6 and c.f.hcp <= 7:
+        return bid(2, 3), "weak with a long minor: 2S asks opener to bid 3C (SAYC)"
+
+
+@rule(G)
+def notrump_raise(c: Ctx):
+    t = _nt(c)
+    if not t or t[3]:
+        return None
+    lv, lo, hi, _ = t
+    inv, game, small, grand = _thresholds(lo)
+    h = c.f.hcp
+    if h >= grand:
+        return bid(7, NT), f"{h} HCP opposite {lo}-{hi}: grand slam"
+    if h >= small:
+        return bid(6, NT), f"{h} HCP opposite {lo}-{hi}: small slam"
+    if h >= small - (hi - lo):
+        return bid(4, NT), f"{h} HCP: quantitative slam invitation (SAYC 4NT)"
+    if h >= game:
+        return bid(3, NT), f"{h} HCP opposite {lo}-{hi}: game in notrump"
+    if h >= inv and lv == 1:
+        return bid(2, NT), f"{h} HCP: invites 3NT (SAYC 2NT)"
+    return PASS, f"{h} HCP opposite {lo}-{hi}: no game"
+
+
+# -- opener's answers ------------------------------------------------------------------------------
+
+@rule(G)
+def answer_stayman(c: Ctx):
+    t = _nt(c)
+    if not t or len(t[3]) != 1 or t[3][0] != f"{t[0] + 1}C":
+        return None
+    lv = t[0] + 1
+    L = c.f.lengths
+    if L[2] >= 4:
+        return bid(lv, 2), "four hearts (SAYC Stayman answer; hearts first with both majors)"
+    if L[3] >= 4:
+        return bid(lv, 3), "four spades, not four hearts (SAYC Stayman answer)"
+    return bid(lv, 1), "no four-card major (SAYC Stayman answer)"
+
+
+@rule(G)
+def complete_transfer(c: Ctx):
+    t = _nt(c)
+    if not t or len(t[3]) != 1:
+        return None
+    lv, lo, hi, rest = t
+    if rest[0] not in (f"{lv + 1}D", f"{lv + 1}H"):
+        return None
+    s = 2 if rest[0].endswith("D") else 3
+    if lv == 1 and c.f.hcp >= hi and c.f.lengths[s] >= 4:
+        return bid(3, s), f"maximum with four {SUIT_NAMES[s]}: super-accepts the transfer (SAYC)"
+    return bid(lv + 1, s), f"completes the Jacoby transfer to {SUIT_NAMES[s]} (SAYC)"
+
+
+@rule(G)
+def answer_minor_puppet(c: Ctx):
+    t = _nt(c)
+    if t and t[3] == ("2S",):
+        return bid(3, 0), "forced 3C after the 2S puppet (SAYC)"
+
+
+@rule(G)
+def answer_gerber(c: Ctx):
+    t = _nt(c)
+    if not t or t[3] != ("4C",):
+        return None
+    a = c.f.aces
+    step = (1, 2, 3, 4, 1)[a]  # 4D 0 or 4, 4H 1, 4S 2, 4NT 3
+    return bid(4, step), f"{a} ace{'s' if a != 1 else ''} (SAYC Gerber answer)"
+
+
+@rule(G)
+def answer_invitation(c: Ctx):
+    t = _nt(c)
+    if not t or len(t[3]) != 1:
+        return None
+    lv, lo, hi, rest = t
+    if rest[0] == "4NT":
+        if c.f.hcp > (lo + hi) / 2:
+            return bid(6, NT), "top of the range: accepts the quantitative invitation"
+        return PASS, "bottom of the range: declines the quantitative invitation"
+    if rest[0] == "2NT" and lv == 1:
+        if _max(c, lo, hi):
+            return bid(3, NT), "16-17: accepts the invitation"
+        return PASS, "15: declines the invitation"
+    return PASS, "responder placed the contract"
+
+
+# -- responder's second call ------------------------------------------------------------------------
+
+@rule(G)
+def after_stayman_answer(c: Ctx):
+    t = _nt(c)
+    if not t or len(t[3]) != 2 or t[3][0] != f"{t[0] + 1}C":
+        return None
+    lv, lo, hi, rest = t
+    inv, game, small, _ = _thresholds(lo)
+    ans = rest[1]
+    h = c.f.hcp
+    fit = ans[-1] in "HS" and c.f.lengths["CDHS".index(ans[-1])] >= 4
+    if fit:
+        s = "CDHS".index(ans[-1])
+        if h >= small:
+            return bid(4, NT), f"fit in {SUIT_NAMES[s]} and slam values: Blackwood"
+        if h >= game:
+            return bid(4, s), f"4-4 {SUIT_NAMES[s]} fit, game values"
+        if h >= inv:
+            return bid(3, s), f"4-4 {SUIT_NAMES[s]} fit, invitational"
+        return PASS, "fit found, too weak for game"
+    if h >= game:
+        return bid(3, NT), "no major fit, game values"
+    if h >= inv and lv == 1:
+        return bid(2, NT), "no major fit, invitational (8-9)"
+    return PASS, "no fit, weak"
+
+
+@rule(G)
+def after_transfer(c: Ctx):
+    t = _nt(c)
+    if not t or len(t[3]) != 2 or t[3][0] not in (f"{t[0] + 1}D", f"{t[0] + 1}H"):
+        return None
+    lv, lo, hi, rest = t
+    inv, game, small, _ = _thresholds(lo)
+    s = 2 if rest[0].endswith("D") else 3
+    n = c.f.lengths[s]
+    h = c.f.hcp
+    if rest[1][0] == str(lv + 2):  # super-acceptance
+        if h >= game - 3:
+            return bid(4, s), "opener super-accepted: game"
+        return PASS, "opener super-accepted; too weak for game"
+    other = 5 - s
+    if h >= small:
+        return (bid(6, s) if n >= 6 else bid(6, NT)), "slam values opposite the notrump"
+    if h >= game:
+        if n >= 6:
+            return bid(4, s), f"6+ {SUIT_NAMES[s]}, game values"
+        if c.f.lengths[other] >= 5:
+            return bid(lv + 2, other), "5-5 in the majors, game forcing"
+        return bid(3, NT), f"five {SUIT_NAMES[s]}, game values: opener chooses 3NT or 4{'HS'[s - 2]}"
+    if h >= inv and lv == 1:
+        if n >= 6:
+            return bid(3, s), f"6+ {SUIT_NAMES[s]}, invitational"
+        return bid(2, NT), f"five {SUIT_NAMES[s]}, invitational"
+    return PASS, f"weak hand with {SUIT_NAMES[s]}: plays the partscore"
+
+
+@rule(G)
+def after_minor_puppet(c: Ctx):
+    t = _nt(c)
+    if t and t[3] == ("2S", "3C"):
+        if c.f.lengths[1] >= 6 and c.f.lengths[1] > c.f.lengths[0]:
+            return bid(3, 1), "long diamonds: to play"
+        return PASS, "long clubs: to play"
+
+
+@rule(G)
+def after_gerber_answer(c: Ctx):
+    t = _nt(c)
+    if not t or len(t[3]) != 2 or t[3][0] != "4C":
+        return None
+    lv, lo, hi, rest = t
+    shown = {"4D": 0, "4H": 1, "4S": 2, "4NT": 3}.get(rest[1])
+    if shown is None:
+        return None
+    aces = c.f.aces + (4 if shown == 0 and c.f.aces == 0 else shown)
+    if aces <= 2:
+        return (bid(4, NT) if rest[1] != "4NT" else PASS), "two aces missing: stop below slam"
+    if aces == 4 and c.f.hcp + lo >= 37:
+        return bid(7, NT), "all the aces and 37+ points: grand slam"
+    return bid(6, NT), f"{4 - aces} ace missing: small slam"
+
+
+# -- opener's second call ---------------------------------------------------------------------------
+
+@rule(G)
+def opener_after_stayman_continuation(c: Ctx):
+    t = _nt(c)
+    if not t or len(t[3]) != 3 or t[3][0] != f"{t[0] + 1}C":
+        return None
+    lv, lo, hi, rest = t
+    ans, cont = rest[1], rest[2]
+    mx = _max(c, lo, hi)
+    spades_too = ans.endswith("H") and c.f.lengths[3] >= 4
+    if cont == "2NT":
+        if spades_too:
+            return (bid(4, 3) if mx else bid(3, 3)), "responder has four spades: the 4-4 spade fit"
+        return (bid(3, NT) if mx else PASS), ("accepts" if mx else "declines") + " the invitation"
+    if cont == "3NT" and spades_too:
+        return bid(4, 3), "responder's Stayman showed spades: the 4-4 spade fit"
+    if cont[0] == "3" and cont[1:] in ("H", "S"):
+        s = "CDHS".index(cont[1])
+        return (bid(4, s) if mx else PASS), ("accepts" if mx else "declines") + " the invitation"
+    if cont == "4NT":
+        return None  # Blackwood: answered by the slam rules
+    return PASS, "responder placed the contract"
+
+
+@rule(G)
+def opener_after_transfer_continuation(c: Ctx):
+    t = _nt(c)
+    if not t or len(t[3]) != 3 or t[3][0] not in (f"{t[0] + 1}D", f"{t[0] + 1}H"):
+        return None
+    lv, lo, hi, rest = t
+    s = 2 if rest[0].endswith("D") else 3
+    cont = rest[2]
+    support = c.f.lengths[s] >= 3
+    mx = _max(c, lo, hi)
+    if cont == "2NT":
+        if support:
+            return (bid(4, s) if mx else bid(3, s)), f"3+ {SUIT_NAMES[s]}: " + ("accepts" if mx else "declines")
+        return (bid(3, NT) if mx else PASS), ("accepts" if mx else "declines") + " the invitation"
+    if cont == "3NT":
+        return (bid(4, s) if support else PASS), f"{'3+' if support else 'only two'} {SUIT_NAMES[s]}: chooses the game"
+    if cont == f"3{'HS'[s - 2]}":
+        return (bid(4, s) if mx else PASS), ("accepts" if mx else "declines") + " the invitation"
+    if cont in ("3H", "3S"):
+        o = "CDHS".index(cont[1])
+        if c.f.lengths[o] >= 3:
+            return bid(4, o), f"3+ {SUIT_NAMES[o]}: game in responder's second major"
+        return bid(4, s) if support else bid(3, NT), "chooses the game"
+    return None
+
+
+__all__ = ["MAJORS"]

@@ -1,0 +1,129 @@
+"""Opening bids (ACBL SAYC booklet, "General approach" and "Opening bids").
+
+Five-card majors in all seats; the longer minor, 1D with 4-4 and 1C with 3-3; the higher
+of two five- or six-card suits; 1NT 15-17 and 2NT 20-21 balanced (a five-card suit is
+allowed), 3NT 25-27; strong artificial 2C (22+ HCP, or balanced 22-24 / 28+); weak twos
+in D, H, S (5-11 HCP, a good six-card suit); three-level preempts with a good seven-card
+suit and four-level ones with eight. Borderline one-level openings follow the Rule of 20
+in first and second seat; fourth seat also wants the Rule of 15 (HCP + spades >= 15).
+"""
+
+from __future__ import annotations
+
+from bidlab.agents.sayc.context import NT, SUIT_LETTERS, SUIT_NAMES, Ctx, bid
+from bidlab.agents.sayc.engine import rule
+from bidlab.bridge.calls import PASS
+
+G = "opening"
+
+
+def _one_level_suit(f) -> int:
+    """SAYC's choice of a one-level opening suit."""
+    L = f.lengths
+    best_major = 3 if L[3] >= L[2] else 2
+    longest = f.longest
+    if L[best_major] >= 5 and L[best_major] >= L[longest]:
+        return best_major
+    if L[longest] >= 5:
+        return longest
+    # no five-card suit: the longer minor, 1D with 4-4 (or longer diamonds), 1C with 3-3
+    if L[1] > L[0] or (L[1] == L[0] == 4):
+        return 1
+    return 0
+
+
+def _opening_strength(c: Ctx) -> bool:
+    """12+ HCP, or 11 with the Rule of 20; in fourth seat the Rule of 15 as well."""
+    f = c.f
+    ok = f.hcp >= 12 or (f.hcp == 11 and f.rule_of_20())
+    if ok and c.position == 4:
+        ok = f.hcp + f.lengths[3] >= 15
+    return ok
+
+
+@rule(G)
+def open_3nt(c: Ctx):
+    f = c.f
+    if f.balanced and 25 <= f.hcp <= 27:
+        return bid(3, NT), "25-27 HCP, balanced (SAYC 3NT opening)"
+
+
+@rule(G)
+def open_2c(c: Ctx):
+    if c.f.hcp >= 22:
+        return bid(2, 0), "22+ HCP, strong and artificial (SAYC strong 2C)"
+
+
+@rule(G)
+def open_2nt(c: Ctx):
+    f = c.f
+    if f.balanced and 20 <= f.hcp <= 21:
+        return bid(2, NT), "20-21 HCP, balanced (SAYC 2NT opening)"
+
+
+@rule(G)
+def open_1nt(c: Ctx):
+    f = c.f
+    if f.balanced and 15 <= f.hcp <= 17:
+        return bid(1, NT), "15-17 HCP, balanced (SAYC 1NT opening)"
+
+
+@rule(G)
+def open_one_suit(c: Ctx):
+    f = c.f
+    if f.hcp > 21 or not _opening_strength(c):
+        return None
+    s = _one_level_suit(f)
+    need = "5+" if s >= 2 else "3+"
+    return bid(1, s), f"12-21 HCP (or Rule of 20), {need} {SUIT_NAMES[s]} (SAYC opening)"
+
+
+def _preempt_ok(c: Ctx, s: int) -> bool:
+    f = c.f
+    if c.position == 4 or f.hcp < 5 or f.hcp > 10 or not f.good_suit(s):
+        return False
+    other_major = 5 - s if s >= 2 else None
+    if other_major is not None and f.lengths[other_major] >= 4:
+        return False
+    return True
+
+
+@rule(G)
+def open_weak_two(c: Ctx):
+    f = c.f
+    for s in (3, 2, 1):
+        if f.lengths[s] == 6 and 5 <= f.hcp <= 11 and _preempt_ok_two(c, s):
+            return bid(2, s), f"5-11 HCP, good 6-card {SUIT_NAMES[s]} (SAYC weak two)"
+
+
+def _preempt_ok_two(c: Ctx, s: int) -> bool:
+    f = c.f
+    if c.position == 4 or not f.good_suit(s):
+        return False
+    if s >= 2 and f.lengths[5 - s] >= 4:
+        return False
+    return f.shape[1] <= 4 and not (s == 1 and f.lengths[2] + f.lengths[3] >= 8)
+
+
+@rule(G)
+def open_four_level_preempt(c: Ctx):
+    f = c.f
+    for s in (3, 2, 1, 0):
+        if f.lengths[s] >= 8 and _preempt_ok(c, s):
+            return bid(4, s), f"weak, 8+ {SUIT_NAMES[s]} (SAYC four-level preempt)"
+
+
+@rule(G)
+def open_three_level_preempt(c: Ctx):
+    f = c.f
+    for s in (3, 2, 1, 0):
+        if f.lengths[s] == 7 and _preempt_ok(c, s):
+            return bid(3, s), f"weak, good 7-card {SUIT_NAMES[s]} (SAYC three-level preempt)"
+
+
+@rule(G)
+def open_pass(c: Ctx):
+    return PASS, f"{c.f.hcp} HCP, no SAYC opening fits"
+
+
+__all__ = ["SUIT_LETTERS"]

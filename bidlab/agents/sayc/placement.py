@@ -1,0 +1,214 @@
+"""Placing the contract once the conventional early rounds are over.
+
+SAYC's booklet describes the first rounds in detail and then relies on the standard
+valuation every SAYC player uses: 25 combined points for game in a major or notrump,
+29 for a minor-suit game, 33 for a small slam and 37 for a grand; an 8-card fit makes a
+suit trumps (majors before notrump before minors); with the combined range straddling
+game, invite one level below it; answer an invitation by where one's hand lies in the
+range already shown. In competition, the Law of Total Tricks: with an N-card fit compete
+to the level N - 6. Partner's strength and lengths are read from the auction
+(:class:`~bidlab.agents.sayc.context.Shown`); the own hand is known exactly.
+"""
+
+from __future__ import annotations
+
+from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
+from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.slam import agreed_suit
+from bidlab.bridge.calls import PASS
+
+G = "placement"
+GH = "placement_game"  # slam and game decisions come before penalty doubles
+
+
+def _game_forcing(c: Ctx) -> bool:
+    o = c.ours
+    return bool(o) and o[0] == "2C" and o[:3] != ("2C", "2D", "2NT") and not c.contested
+
+
+def _choose_strain(c: Ctx) -> tuple[int, int]:
+    """(strain, combined trump length or 0 for notrump)."""
+    f, p = c.f, c.partner
+    fits = [(f.lengths[s] + p.min_len[s], s) for s in range(4) if f.lengths[s] + p.min_len[s] >= 8]
+    major_fits = [x for x in fits if x[1] in MAJORS]
+    if major_fits:
+        n, s = max(major_fits)
+        return s, n
+    stopped = all(f.stoppers[s] or p.min_len[s] >= 4 for s in c.their_suits)
+    nt_ok = stopped and (f.shortest() >= 2 or p.balanced)
+    if nt_ok and not (f.lengths[2] >= 6 or f.lengths[3] >= 6):
+        return NT, 0
+    if fits:
+        n, s = max(fits)
+        return s, n
+    long_suits = [s for s in range(4) if f.lengths[s] >= 6 and s not in c.their_suits]
+    if long_suits:
+        s = max(long_suits, key=lambda x: (f.lengths[x], x))
+        return s, f.lengths[s] + 2
+    p_long = [s for s in range(4) if p.min_len[s] >= 6 and f.lengths[s] >= 2]
+    if p_long:
+        s = p_long[0]
+        return s, p.min_len[s] + f.lengths[s]
+    return NT, 0
+
+
+def _my_points(c: Ctx, strain: int) -> int:
+    f = c.f
+    if strain < NT and c.partner.min_len[strain] >= 4 and f.lengths[strain] >= 3:
+        return f.support_points(strain)
+    if strain < NT:
+        return f.total_points
+    return f.hcp
+
+
+def _partner_last(c: Ctx):
+    for x in reversed(c.partner_calls):
+        if x.id >= 3:
+            return x
+    return None
+
+
+def _we_hold_contract(c: Ctx) -> bool:
+    return c.last_bidder in (0, 2)
+
+
+@rule(GH)
+def reach_slam(c: Ctx):
+    strain, n = _choose_strain(c)
+    low = _my_points(c, strain) + c.partner.min_hcp
+    if low < 33 or c.last_bidder in (1, 3) and LV[c.last_bid.id] >= 5:
+        return None
+    trump = agreed_suit(c)
+    if trump is not None and any(x.id == 18 for x in c.my_calls + c.partner_calls):
+        return None  # Blackwood already asked: the slam rules place the contract
+    if trump is not None and c.legal(bid(4, NT)):
+        return bid(4, NT), f"{low}+ combined points with a {SUIT_NAMES[trump]} fit: Blackwood (SAYC)"
+    if strain == NT:
+        lv = 7 if low >= 37 else 6
+        return bid(lv, NT), f"{low}+ combined points: {lv}NT"
+    return None
+
+
+@rule(GH)
+def respect_partners_game(c: Ctx):
+    """Partner bid game (or more) and no slam is in sight: pass."""
+    if c.last_bidder != 2:
+        return None
+    lv, st = LV[c.last_bid.id], ST[c.last_bid.id]
+    if lv >= 5 or (lv == 4 and st >= 2) or (lv == 3 and st == NT):
+        return PASS, f"partner placed the contract in game ({c.last_bid})"
+
+
+@rule(GH)
+def bid_game(c: Ctx):
+    strain, n = _choose_strain(c)
+    me = _my_points(c, strain)
+    low = me + c.partner.min_hcp
+    if _game_forcing(c):
+        low = max(low, 25)
+    game = 4 if strain in MAJORS else (3 if strain == NT else 5)
+    need = 29 if strain < 2 else 25
+    if strain < 2 and low < 29 and low >= 25 and all(c.f.stoppers[s] for s in c.their_suits):
+        strain, game, need = NT, 3, 25
+    if low < need:
+        return None
+    if c.last_bid is not None and _we_hold_contract(c) and LV[c.last_bid.id] >= game and (
+        ST[c.last_bid.id] == strain or LV[c.last_bid.id] > game or ST[c.last_bid.id] == NT
+    ):
+        return PASS, f"{low}+ combined points: we are in game"
+    if c.last_bidder in (1, 3) and LV[c.last_bid.id] >= game + (1 if strain <= ST[c.last_bid.id] else 0):
+        return None  # over our game level: the competitive rules decide
+    g = bid(game, strain)
+    if c.legal(g):
+        return g, f"{low}+ combined points: game in {SUIT_NAMES[strain]}"
+    return None
+
+
+@rule(G)
+def invite_or_answer_invitation(c: Ctx):
+    strain, n = _choose_strain(c)
+    if c.last_bidder in (1, 3):
+        return None
+    me = _my_points(c, strain)
+    p = c.partner
+    low = me + p.min_hcp
+    high = me + min(p.max_hcp, p.min_hcp + 8)
+    game = 4 if strain in MAJORS else (3 if strain == NT else 5)
+    need = 29 if strain < 2 else 25
+    if high < need or low >= need:
+        return None
+    if c.cheapest_level(strain) > game:
+        return None
+    last = _partner_last(c)
+    invited = last is not None and LV[last.id] == game - 1 and ST[last.id] == strain
+    if invited or c.cheapest_level(strain) >= game:
+        # answer by the middle of partner's range against what I have
+        if me + p.mid_hcp >= need and c.legal(bid(game, strain)):
+            return bid(game, strain), f"accepts: {me} points opposite {p.min_hcp}-{p.max_hcp}"
+        return None
+    inv = bid(game - 1, strain)
+    if c.legal(inv):
+        return inv, f"{me} points opposite {p.min_hcp}-{p.max_hcp}: invites game in {SUIT_NAMES[strain]}"
+    return None
+
+
+@rule(G)
+def preference(c: Ctx):
+    """Partner bid two suits and I fit the first one better: return to it cheaply."""
+    p = c.partner
+    if c.last_bidder != 2 or len(p.bid_suits) < 2:
+        return None
+    first, second = p.bid_suits[0], p.bid_suits[-1]
+    if first == second or c.f.lengths[first] < 3 or c.f.lengths[first] <= c.f.lengths[second]:
+        return None
+    cb = c.cheapest(first)
+    if cb is not None and LV[cb.id] <= 3 and c.f.lengths[second] < 3:
+        return cb, f"prefers partner's first suit, {SUIT_NAMES[first]}"
+
+
+@rule(G)
+def rescue_with_long_suit(c: Ctx):
+    """A weak hand with a long suit takes out partner's notrump or misfit partscore."""
+    if c.last_bidder != 2 or LV[c.last_bid.id] > 2:
+        return None
+    ps = ST[c.last_bid.id]
+    if ps < NT and c.f.lengths[ps] >= 2:
+        return None
+    for s in (3, 2, 1, 0):
+        if c.f.lengths[s] >= 6 and s != ps and s not in c.their_suits and s not in c.partner.bid_suits:
+            cb = c.cheapest(s)
+            if cb is not None and LV[cb.id] <= 2 + (1 if ps < NT else 0) and LV[cb.id] <= 3:
+                if ps == NT and c.partner_calls and NAMES[c.partner_calls[0].id] in ("1NT", "2NT"):
+                    return None  # handled by the notrump system
+                return cb, f"6+ {SUIT_NAMES[s]}, misfit: to play"
+
+
+@rule(G)
+def compete_by_total_tricks(c: Ctx):
+    """Law of Total Tricks: with an N-card fit, compete to the N - 6 level."""
+    if c.last_bidder not in (1, 3) or c.doubled:
+        return None
+    best = None
+    for s in range(4):
+        if s in c.their_suits:
+            continue
+        n = c.f.lengths[s] + c.partner.min_len[s]
+        if n >= 8 and c.partner.min_len[s] >= 3 or (c.f.lengths[s] >= 6 and s in c.me.bid_suits):
+            if best is None or n > best[0]:
+                best = (n, s)
+    if best is None:
+        return None
+    n, s = best
+    cb = c.cheapest(s)
+    if cb is None or LV[cb.id] > min(n - 6, 4):
+        return None
+    if n < 9 and (c.f.support_points(s) < 6 or LV[cb.id] >= 3 and c.f.hcp < 6):
+        return None
+    return cb, f"{n}-card {SUIT_NAMES[s]} fit: competes to the {LV[cb.id]} level (Law of Total Tricks)"
+
+
+@rule(G)
+def settle(c: Ctx):
+    if c.last_bidder == 2:
+        return PASS, "partner's contract is a reasonable place to play"
+    return PASS, "nothing more to say"

@@ -1,0 +1,281 @@
+"""Opener's rebids and the conventional continuations (SAYC booklet, "Rebids by opener").
+
+After a one-level response: raise responder's major with four (12-15 single, 16-18 jump,
+19-21 game), 1NT 12-14 balanced, 2NT 18-19 balanced, a new suit at the one level, the own
+six-card suit (12-15 at the two level, 16-18 jump), a lower new suit (non-reverse), a
+reverse (17+), a jump shift (19+). After a single raise: pass 12-15, re-raise 16-18
+(invitation), game with 19+. After a limit raise: game with 14+. After Jacoby 2NT: a
+new suit at the three level shows shortness, 3M 18+, 3NT 15-17, 4M minimum. After 2C-2D:
+2NT 22-24 balanced, or the long suit. After a weak two's 2NT feature ask: 3 of the suit
+with a minimum, a side ace or king with a maximum, 3NT with a maximum and no feature.
+"""
+
+from __future__ import annotations
+
+from bidlab.agents.sayc.context import MAJORS, NT, SUIT_NAMES, Ctx, bid
+from bidlab.agents.sayc.engine import rule
+from bidlab.bridge.calls import PASS
+
+G = "rebid"
+
+
+def _one_suit_rebid(c: Ctx) -> tuple[int, str] | None:
+    """(my opening suit, responder's call) when I opened one of a suit and partner answered."""
+    o = c.ours
+    if c.contested or len(o) != 2 or o[0] not in ("1C", "1D", "1H", "1S") or o[1] == "Pass":
+        return None
+    return "CDHS".index(o[0][1]), o[1]
+
+
+def _resp_suit(r: str) -> int | None:
+    return "CDHS".index(r[1]) if len(r) == 2 and r[1] in "CDHS" else None
+
+
+@rule(G)
+def after_single_raise(c: Ctx):
+    x = _one_suit_rebid(c)
+    if not x or x[1] != f"2{'CDHS'[x[0]]}":
+        return None
+    s = x[0]
+    tp = c.f.total_points
+    if s in MAJORS:
+        if tp >= 19:
+            return bid(4, s), "19+ points: game opposite a single raise"
+        if tp >= 16:
+            return bid(3, s), "16-18 points: invites game (SAYC re-raise)"
+        return PASS, "minimum: pass the single raise"
+    if c.f.balanced and 18 <= c.f.hcp <= 19 and all(c.f.stoppers[t] for t in range(4) if t != s):
+        return bid(3, NT), "18-19 balanced with stoppers: 3NT"
+    if tp >= 16 and c.f.lengths[s] >= 6:
+        return bid(3, s), "16+ points with a long minor: invites"
+    return PASS, "minimum: pass the single raise"
+
+
+@rule(G)
+def after_limit_raise(c: Ctx):
+    x = _one_suit_rebid(c)
+    if not x or x[1] != f"3{'CDHS'[x[0]]}":
+        return None
+    s = x[0]
+    if s in MAJORS:
+        if c.f.total_points >= 14:
+            return bid(4, s), "accepts the limit raise (14+ points)"
+        return PASS, "declines the limit raise (minimum)"
+    if c.f.hcp >= 14 and all(c.f.stoppers[t] for t in range(4) if t != s):
+        return bid(3, NT), "accepts the minor-suit limit raise in notrump"
+    if c.f.total_points >= 16:
+        return bid(5, s), "accepts the minor-suit limit raise"
+    return PASS, "declines the limit raise"
+
+
+@rule(G)
+def after_jacoby_2nt(c: Ctx):
+    x = _one_suit_rebid(c)
+    if not x or x[1] != "2NT" or x[0] not in MAJORS:
+        return None
+    s = x[0]
+    f = c.f
+    for t in (3, 2, 1, 0):
+        if t != s and f.lengths[t] <= 1:
+            return bid(3, t), f"singleton or void in {SUIT_NAMES[t]} (SAYC Jacoby 2NT rebid)"
+    if f.hcp >= 18:
+        return bid(3, s), "18+ HCP, no shortness: slam interest (SAYC Jacoby 2NT rebid)"
+    if f.hcp >= 15:
+        return bid(3, NT), "15-17 HCP, no shortness (SAYC Jacoby 2NT rebid)"
+    return bid(4, s), "minimum, no shortness (SAYC Jacoby 2NT rebid)"
+
+
+@rule(G)
+def after_game_raise(c: Ctx):
+    x = _one_suit_rebid(c)
+    if x and x[1] in ("4H", "4S", "3NT"):
+        return PASS, "responder placed the contract"
+
+
+@rule(G)
+def raise_responders_major(c: Ctx):
+    x = _one_suit_rebid(c)
+    if not x:
+        return None
+    r = _resp_suit(x[1])
+    if r is None or r not in MAJORS or x[1][0] != "1" or c.f.lengths[r] < 4:
+        return None
+    sp = c.f.support_points(r)
+    if sp >= 19:
+        return bid(4, r), f"4 {SUIT_NAMES[r]}, 19-21 points: raise to game"
+    if sp >= 16:
+        return bid(3, r), f"4 {SUIT_NAMES[r]}, 16-18 points: jump raise, invitational"
+    return bid(2, r), f"4 {SUIT_NAMES[r]}, 12-15 points: single raise"
+
+
+@rule(G)
+def new_major_at_one_level(c: Ctx):
+    x = _one_suit_rebid(c)
+    if not x or x[1] not in ("1D", "1H"):
+        return None
+    r = _resp_suit(x[1])
+    for t in (2, 3):
+        if t > r and c.f.lengths[t] >= 4 and t != x[0]:
+            if c.f.balanced and 12 <= c.f.hcp <= 14 and t == 3 and x[1] == "1H":
+                pass  # SAYC: 1NT or 1S both fine; show the spades
+            return bid(1, t), f"4+ {SUIT_NAMES[t]}: new suit at the one level"
+
+
+@rule(G)
+def balanced_notrump_rebid(c: Ctx):
+    x = _one_suit_rebid(c)
+    if not x or not c.f.balanced:
+        return None
+    r = x[1]
+    if r[0] == "1" and r != "1NT":
+        if 12 <= c.f.hcp <= 14:
+            return bid(1, NT), "12-14 HCP, balanced (SAYC 1NT rebid)"
+        if 18 <= c.f.hcp <= 19:
+            return bid(2, NT), "18-19 HCP, balanced (SAYC 2NT jump rebid)"
+    if r == "1NT":
+        if c.f.hcp >= 18:
+            return bid(2, NT), "18-19 HCP, balanced: invites 3NT"
+        return PASS, "balanced minimum opposite 1NT: pass"
+    if r[0] == "2" and r != "2NT":
+        s = _resp_suit(r)
+        if s is not None and c.f.lengths[s] >= 4 and s < 2:
+            return None  # raise partner's minor instead
+        if 12 <= c.f.hcp <= 14:
+            return bid(2, NT), "12-14 balanced after a two-over-one"
+        return bid(3, NT), "15+ balanced after a two-over-one"
+    if r == "2NT":
+        return bid(3, NT), "balanced: 3NT opposite 13-15"
+
+
+@rule(G)
+def raise_two_over_one(c: Ctx):
+    x = _one_suit_rebid(c)
+    if not x or x[1][0] != "2":
+        return None
+    r = _resp_suit(x[1])
+    if r is None or r == x[0]:
+        return None
+    need = 3 if r == 2 else 4
+    if c.f.lengths[r] >= need:
+        return bid(3, r), f"{need}+ {SUIT_NAMES[r]}: raises the two-over-one"
+
+
+@rule(G)
+def rebid_six_card_suit(c: Ctx):
+    x = _one_suit_rebid(c)
+    if not x:
+        return None
+    s = x[0]
+    if c.f.lengths[s] < 6:
+        return None
+    tp = c.f.total_points
+    lv = c.cheapest_level(s)
+    if tp >= 16 and lv <= 2 and x[1][0] == "1":
+        return bid(lv + 1, s), f"6+ {SUIT_NAMES[s]}, 16-18 points: jump rebid, invitational"
+    return bid(lv, s), f"6+ {SUIT_NAMES[s]}: rebids the suit"
+
+
+@rule(G)
+def second_suit(c: Ctx):
+    x = _one_suit_rebid(c)
+    if not x:
+        return None
+    s = x[0]
+    r = _resp_suit(x[1])
+    L = c.f.lengths
+    for t in sorted(range(4), key=lambda k: (-L[k], -k)):
+        if t in (s, r) or L[t] < 4:
+            continue
+        lv = c.cheapest_level(t)
+        if lv == 1:
+            return bid(1, t), f"4+ {SUIT_NAMES[t]}: new suit at the one level"
+        reverse = t > s
+        if lv == 2 and (not reverse or c.f.hcp >= 17):
+            what = "a reverse, 17+ HCP" if reverse else "a lower new suit, non-forcing"
+            return bid(2, t), f"4+ {SUIT_NAMES[t]}: {what}"
+        if lv == 3 and c.f.hcp >= 15 and x[1][0] == "2":
+            return bid(3, t), f"4+ {SUIT_NAMES[t]}: new suit at the three level after a two-over-one"
+
+
+@rule(G)
+def default_rebid(c: Ctx):
+    x = _one_suit_rebid(c)
+    if not x:
+        return None
+    s = x[0]
+    r = x[1]
+    if r == "1NT":
+        return PASS, "nothing to add opposite 1NT"
+    if r[0] == "1":
+        if c.f.hcp <= 14:
+            return bid(1, NT), "minimum without a fit or second suit: 1NT"
+        return bid(2, s), "rebids the five-card suit"
+    lv = c.cheapest_level(s)
+    if r[0] == "2" and r != "2NT":
+        return bid(lv, s), "rebids the suit after a two-over-one"
+    return None
+
+
+# -- Jacoby 2NT, weak twos, strong 2C ---------------------------------------------------------------
+
+@rule(G)
+def responder_after_jacoby_rebid(c: Ctx):
+    o = c.ours
+    if c.contested or len(o) != 3 or o[0] not in ("1H", "1S") or o[1] != "2NT":
+        return None
+    s = "CDHS".index(o[0][1])
+    est = c.f.support_points(s) + (18 if o[2] == o[0][0].replace("1", "3") + o[0][1] else 13)
+    if o[2] == f"4{o[0][1]}":
+        return PASS, "opener showed a minimum: game is enough"
+    if est >= 33 and c.f.hcp >= 15:
+        return bid(4, NT), "slam values with a known fit: Blackwood"
+    return bid(4, s), "no slam: game in the agreed major"
+
+
+@rule(G)
+def weak_two_feature_answer(c: Ctx):
+    o = c.ours
+    if c.contested or len(o) != 2 or o[0] not in ("2D", "2H", "2S") or o[1] != "2NT":
+        return None
+    s = "CDHS".index(o[0][1])
+    if c.f.hcp <= 8:
+        return bid(3, s), "minimum weak two (SAYC answer to the 2NT feature ask)"
+    for t in (0, 1, 2, 3):
+        if t != s and c.f.suit_masks[t] >> 11:
+            return bid(3, t), f"maximum with a feature (ace or king) in {SUIT_NAMES[t]}"
+    return bid(3, NT), "maximum, no side feature"
+
+
+@rule(G)
+def responder_after_feature(c: Ctx):
+    o = c.ours
+    if c.contested or len(o) != 3 or o[0] not in ("2D", "2H", "2S") or o[1] != "2NT":
+        return None
+    s = "CDHS".index(o[0][1])
+    if o[2] == "3NT":
+        return PASS, "opener chose 3NT"
+    mx = o[2] != f"3{o[0][1]}"
+    if s in MAJORS and (mx or c.f.hcp >= 17) and c.f.lengths[s] >= 2:
+        return bid(4, s), "game in partner's major"
+    if s == 1 and all(c.f.stoppers[t] for t in range(4) if t != 1) and (mx or c.f.hcp >= 17):
+        return bid(3, NT), "3NT with the diamonds running"
+    return (PASS if o[2] == f"3{o[0][1]}" else bid(3, s) if s != 1 else bid(4, 1)), "no game"
+
+
+@rule(G)
+def strong_two_club_rebid(c: Ctx):
+    o = c.ours
+    if c.contested or len(o) != 2 or o[0] != "2C":
+        return None
+    f = c.f
+    if o[1] == "2D":
+        if f.balanced and 22 <= f.hcp <= 24:
+            return bid(2, NT), "22-24 HCP, balanced (SAYC 2C then 2NT)"
+        if f.balanced and f.hcp >= 28:
+            return bid(3, NT), "28+ HCP, balanced"
+        s = f.longest
+        return c.cheapest(s), f"natural: long {SUIT_NAMES[s]}, forcing"
+    return None
+
+
+__all__ = ["NT"]

@@ -1,0 +1,87 @@
+"""Blackwood (SAYC booklet, "Slam bidding"): 4NT asks for aces.
+
+Answers: 5C 0 or 4, 5D 1, 5H 2, 5S 3. The asker signs off at five of the agreed suit when
+two aces are missing, bids six when one is missing, and seven with all four aces and the
+values for a grand slam (37+ combined). Gerber over notrump lives in :mod:`notrump`.
+A 4NT that directly raises partner's natural notrump is quantitative, not Blackwood.
+"""
+
+from __future__ import annotations
+
+from bidlab.agents.sayc.context import LV, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
+from bidlab.agents.sayc.engine import rule
+from bidlab.bridge.calls import PASS
+
+G = "slam"
+
+
+def _partner_last_bid(c: Ctx):
+    for call in reversed(c.partner_calls):
+        if call.id >= 3:
+            return call
+    return None
+
+
+def _is_blackwood(c: Ctx, asker_calls, other_calls) -> bool:
+    """The asker's last bid was 4NT and was not a quantitative raise of natural notrump.
+
+    4NT is quantitative only when it raises partner's notrump and our side has bid no
+    suit (the uncontested 1NT-4NT and 2NT-4NT are answered by the notrump system).
+    """
+    last = next((x for x in reversed(asker_calls) if x.id >= 3), None)
+    if last is None or NAMES[last.id] != "4NT":
+        return False
+    prev_other = [x for x in other_calls if x.id >= 3]
+    if prev_other and ST[prev_other[-1].id] == NT and LV[prev_other[-1].id] <= 3 and not c.our_suits:
+        return False
+    return True
+
+
+def agreed_suit(c: Ctx) -> int | None:
+    """Our side's trump suit: the last suit bid by our side in which we have a known fit."""
+    best = None
+    for s in range(4):
+        if s in c.our_suits and c.f.lengths[s] + c.partner.min_len[s] >= 8:
+            if best is None or (s in (2, 3)) > (best in (2, 3)) or (
+                (s in (2, 3)) == (best in (2, 3)) and c.f.lengths[s] + c.partner.min_len[s] > c.f.lengths[best] + c.partner.min_len[best]
+            ):
+                best = s
+    return best
+
+
+@rule(G)
+def answer_blackwood(c: Ctx):
+    if not c.partner_calls or NAMES[c.partner_calls[-1].id] != "4NT":
+        return None
+    if not _is_blackwood(c, c.partner_calls, c.my_calls):
+        return None
+    a = c.f.aces
+    s = (0, 1, 2, 3, 0)[a]
+    return bid(5, s), f"{a} ace{'s' if a != 1 else ''} (SAYC Blackwood answer: 5C 0/4, 5D 1, 5H 2, 5S 3)"
+
+
+@rule(G)
+def place_after_blackwood(c: Ctx):
+    if not c.my_calls or not c.partner_calls:
+        return None
+    if NAMES[c.my_calls[-1].id] != "4NT" or not _is_blackwood(c, c.my_calls, c.partner_calls):
+        return None
+    ans = c.partner_calls[-1]
+    if ans.id < 3 or LV[ans.id] != 5 or ST[ans.id] == NT:
+        return None
+    shown = ST[ans.id]
+    partner_aces = 4 if shown == 0 and c.f.aces == 0 else shown
+    aces = c.f.aces + partner_aces
+    trump = agreed_suit(c)
+    strain = NT if trump is None else trump
+    name = SUIT_NAMES[strain]
+    if aces <= 2:
+        if trump is not None and c.legal(bid(5, trump)):
+            return bid(5, trump), f"two aces missing: signs off in 5 {name}"
+        if trump is not None and ST[ans.id] == trump:
+            return PASS, "two aces missing: plays partner's answer in our suit"
+        return bid(5, NT) if trump is None else bid(6, trump), "two aces missing, no lower stop"
+    est = c.f.hcp + c.partner.min_hcp + 2
+    if aces == 4 and est >= 36:
+        return bid(7, strain), f"all the aces and grand-slam values: 7 {name}"
+    return bid(6, strain), f"{4 - aces} ace missing: small slam in {name}"
