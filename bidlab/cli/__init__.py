@@ -16,6 +16,10 @@ app = typer.Typer(
 
 from bidlab.cli import bridge as _bridge  # noqa: E402,F401,I001  (registers deal, score)
 from bidlab.cli import evaluate as _evaluate  # noqa: E402,F401,I001  (registers match, report)
+from bidlab.cli import web as _web  # noqa: E402,F401,I001  (registers serve)
+from bidlab.cli import learn as _learn  # noqa: E402,I001
+app.add_typer(_learn.data_app, name="data")
+app.add_typer(_learn.train_app, name="train")
 
 # Sub-command groups, one module each (keep one line per group):
 # app.add_typer(module.app, name="...")

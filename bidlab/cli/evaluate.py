@@ -32,10 +32,11 @@ def match(
     workers: int = typer.Option(2, min=1, help="Worker processes (both cores by default)."),
     chunk_size: int = typer.Option(50, min=1, help="Boards per chunk: the unit of progress and of resuming."),
 ) -> None:
-    """Play a duplicate match: A sits NS at one table and EW at the other; contracts are
-    scored by their double-dummy tricks; prints IMPs/board for A ± standard error.
+    """Play a duplicate match scored by double dummy; prints IMPs/board for A ± SE.
 
-    Rerunning the same command resumes an interrupted match."""
+    Each board is bid at two tables (A sits NS at one, EW at the other); each contract is
+    scored with declarer taking its double-dummy tricks. Rerunning the same command resumes
+    an interrupted match."""
     from bidlab.eval.match import Match, MatchConfig
 
     cfg = MatchConfig(agent_a, agent_b, split, boards, seed, None if store is None else str(store), chunk_size)
@@ -56,8 +57,10 @@ def report(
     results: list[Path] = typer.Argument(..., help="Match folders or results.jsonl files written by `bidlab match`."),
     out: Path = typer.Option(Path("results/report"), help="Folder for the PNG plots and summary.md."),
 ) -> None:
-    """Plots and a Markdown summary of matches: opening-bid and final-contract heatmaps,
-    auction lengths, SAYC opening conformity, and the distribution of IMP swings."""
+    """Write plots and a Markdown summary of matches.
+
+    Opening-bid and final-contract heatmaps, auction lengths, SAYC opening conformity and
+    the distribution of IMP swings."""
     from bidlab.eval.report import build_report
 
     md = build_report([str(p) for p in results], out)

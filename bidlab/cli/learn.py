@@ -1,0 +1,109 @@
+"""``bidlab data ...`` (expert auctions) and ``bidlab train sl`` (supervised policy)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+data_app = typer.Typer(help="Expert auctions for supervised learning: generate or import.", no_args_is_help=True)
+train_app = typer.Typer(help="Train networks: sl (supervised policy from expert auctions).", no_args_is_help=True)
+console = Console()
+
+
+def _bar() -> Progress:
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("{task.fields[info]}"), TimeElapsedColumn(), TimeRemainingColumn(), console=console)
+
+
+@data_app.command("expert")
+def data_expert(
+    boards: int = typer.Option(..., min=1, help="Number of random deals to bid."),
+    out: Path = typer.Option(Path("data/expert-sayc"), help="Output auction-set folder (resumes if it exists)."),
+    teacher: str = typer.Option("sayc", help="Agent spec that bids all four seats (the expert)."),
+    seed: int = typer.Option(0, help="Seed of the random deals."),
+    shard_size: int = typer.Option(5000, min=1, help="Boards per shard, the unit of resuming."),
+    workers: int = typer.Option(2, min=1, help="Worker processes."),
+) -> None:
+    """Bid random deals with four expert bots and store every (state, call) pair."""
+    from bidlab.learn.data import generate_expert
+
+    with _bar() as bar:
+        task = bar.add_task("bidding", total=boards, info="boards")
+        aset = generate_expert(out, boards, teacher=teacher, seed=seed, shard_size=shard_size, workers=workers,
+                               progress=lambda d, t: bar.update(task, completed=d))
+    console.print(f"{len(aset)} boards in {out}")
+
+
+@data_app.command("import-openspiel")
+def data_import_openspiel(
+    file: Path = typer.Argument(..., help="OpenSpiel-format trajectories: one game per line of action ids."),
+    out: Path = typer.Option(..., help="Output auction-set folder."),
+) -> None:
+    """Import OpenSpiel-format bridge games (e.g. the WBridge5 set of Qiu et al.)."""
+    from bidlab.learn.data import import_openspiel
+
+    aset = import_openspiel(file, out)
+    console.print(f"imported {len(aset)} auctions into {out}")
+
+
+@data_app.command("import-pbn")
+def data_import_pbn(
+    file: Path = typer.Argument(..., help="PBN file whose boards carry auctions."),
+    out: Path = typer.Option(..., help="Output auction-set folder."),
+) -> None:
+    """Import the auctions of a PBN file."""
+    from bidlab.learn.data import import_pbn
+
+    aset = import_pbn(file, out)
+    console.print(f"imported {len(aset)} auctions into {out}")
+
+
+@train_app.command("sl")
+def train_sl_cmd(
+    data: list[Path] = typer.Option(..., "--data", help="Auction-set folder(s) to learn from."),
+    out: Path = typer.Option(Path("runs/sl"), help="Run folder: checkpoints, TensorBoard logs, model."),
+    preset: str = typer.Option("cpu", help="Network preset: cpu (4 x 768), paper (4 x 2048), tiny."),
+    epochs: int = typer.Option(8, min=1, help="Passes over the training pairs."),
+    lr: float = typer.Option(1e-4, help="Adam learning rate (paper: 1e-4)."),
+    batch_size: int = typer.Option(512, min=1, help="Batch size (paper: 512)."),
+    seed: int = typer.Option(0, help="Seed of initialisation and batch order."),
+    device: str = typer.Option("cpu", help="Torch device: cpu, cuda, cuda:1 ..."),
+    checkpoint_every: int = typer.Option(1000, min=1, help="Steps between checkpoints."),
+    max_steps: int = typer.Option(None, help="Stop after this many steps (quick runs)."),
+    threads: int = typer.Option(None, help="Torch CPU threads (default: torch's choice)."),
+) -> None:
+    """Supervised learning of the policy net (Qiu et al. Sec. III): cross-entropy against the
+    expert's calls, held-out accuracy every epoch. Rerun the same command to resume."""
+    import torch
+
+    from bidlab.learn.sl import SLConfig, train_sl
+
+    if threads:
+        torch.set_num_threads(threads)
+    cfg = SLConfig(preset=preset, lr=lr, batch_size=batch_size, epochs=epochs, seed=seed, device=device,
+                   checkpoint_every=checkpoint_every, max_steps=max_steps)
+    with _bar() as bar:
+        task = bar.add_task("epoch 1", total=None, info="")
+
+        def show(ev: dict) -> None:
+            if "epoch_done" in ev:
+                console.print(f"epoch {ev['epoch_done']}: held-out accuracy {ev['accuracy']:.4f} "
+                              f"(loss {ev['loss']:.4f}, {ev['pairs']} pairs)")
+            else:
+                bar.update(task, description=f"epoch {ev['epoch'] + 1}", total=ev["steps_per_epoch"],
+                           completed=ev["step_in_epoch"],
+                           info=f"loss {ev['loss']:.3f}  {ev['pairs_per_s']:.0f} pairs/s")
+
+        state = train_sl([str(d) for d in data], out, cfg, progress=show)
+    best = state["best_accuracy"]
+    console.print(f"best held-out accuracy {best:.4f}; model: {out}/model.safetensors")

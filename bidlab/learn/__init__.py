@@ -1,0 +1,1 @@
+"""Learning: networks, supervised learning from expert auctions, self-play (later stages)."""

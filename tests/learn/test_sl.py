@@ -1,0 +1,162 @@
+"""Supervised learning: importers, a few training steps, and resuming after a kill."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pyspiel
+import pytest
+import torch
+
+from bidlab.agents.registry import make_agent
+from bidlab.bridge import pbn
+from bidlab.bridge.board import Board
+from bidlab.bridge.records import BoardRecord
+from bidlab.cards import Deal
+from bidlab.errors import FileFormatError
+from bidlab.eval.bidding import Table, bid_tables
+from bidlab.learn.data import (
+    AuctionSet,
+    AuctionSetError,
+    batch_features,
+    generate_expert,
+    import_openspiel,
+    import_pbn,
+    node_call_pairs,
+)
+from bidlab.learn.nets import load_model
+from bidlab.learn.sl import SLConfig, TrainingError, train_sl
+
+
+def _openspiel_games(n, seed):
+    """Random full games played in OpenSpiel itself: (action list, the calls OpenSpiel took)."""
+    game = pyspiel.load_game("bridge", {"use_double_dummy_result": False})
+    rng = np.random.default_rng(seed)
+    games = []
+    for _ in range(n):
+        s = game.new_initial_state()
+        actions, calls = [], []
+        while not s.is_terminal():
+            if s.is_chance_node():
+                a = int(rng.choice([o for o, _ in s.chance_outcomes()]))
+            else:
+                legal = s.legal_actions()
+                a = 52 if (legal[0] == 52 and rng.random() < 0.5) else int(rng.choice(legal))
+                if 52 <= a < 90 and s.current_phase() == 1:
+                    calls.append(a - 52)
+            actions.append(a)
+            s.apply_action(a)
+        games.append((actions, calls, str(s)))
+    return games
+
+
+def test_import_openspiel_file_and_train(tmp_path):
+    games = _openspiel_games(30, seed=1)
+    path = tmp_path / "train.txt"
+    path.write_text("\n".join(" ".join(map(str, a)) for a, _, _ in games) + "\n")
+    aset = import_openspiel(path, tmp_path / "os")
+    arrays = aset.load()
+    assert len(arrays) == 30
+    for i, (_, calls, text) in enumerate(games):
+        assert arrays.history[i, : arrays.length[i]].tolist() == calls
+        # OpenSpiel's printed diagram shows North's spades; ours must agree.
+        north = Deal.from_array(arrays.deals[i])[0]
+        spades = " ".join(r.char for r in north.suit_ranks(3)).replace("T", "10")
+        assert text.splitlines()[2].strip() == ("♠ " + spades).strip()
+    state = train_sl(str(tmp_path / "os"), tmp_path / "run", SLConfig(preset="tiny", batch_size=16, epochs=1,
+                                                                       max_steps=5))
+    assert state["step"] == 5
+
+
+def test_import_pbn_written_here_and_train(tmp_path):
+    sayc = make_agent("sayc")
+    boards = [Board.numbered(i + 1, Deal.random(100 + i)) for i in range(24)]
+    auctions = bid_tables([Table(b, (sayc,) * 4) for b in boards])
+    pbn.dump([BoardRecord(b, a, a.contract, a.is_passed_out) for b, a in zip(boards, auctions)],
+             tmp_path / "sayc.pbn")
+    aset = import_pbn(tmp_path / "sayc.pbn", tmp_path / "pbnset")
+    arrays = aset.load()
+    assert len(arrays) == 24
+    assert [int(x) for x in arrays.length] == [len(a.calls) for a in auctions]
+    b, s = node_call_pairs(arrays)
+    x, legal, y = batch_features(arrays, b, s)
+    assert x.shape == (int(arrays.length.sum()), 480)
+    assert legal[np.arange(len(y)), y].all()  # every expert call is legal where it was made
+    state = train_sl(str(tmp_path / "pbnset"), tmp_path / "run", SLConfig(preset="tiny", batch_size=16, epochs=2))
+    assert len(state["history"]) == 2 and 0 <= state["history"][-1]["accuracy"] <= 1
+    net, meta = load_model(tmp_path / "run" / "model")
+    assert meta["info"]["trained_on"] == [str(tmp_path / "pbnset")]
+
+
+def test_bad_data_inputs(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 2 3\n")
+    with pytest.raises(FileFormatError, match="line 1"):
+        import_openspiel(bad, tmp_path / "o")
+    games = _openspiel_games(1, seed=2)
+    actions = games[0][0]
+    broken = actions[:52] + [52 + 5, 52 + 4]  # 1D then 1C: not higher
+    bad.write_text(" ".join(map(str, broken)) + "\n")
+    with pytest.raises(FileFormatError, match="call 2"):
+        import_openspiel(bad, tmp_path / "o2")
+    with pytest.raises(AuctionSetError, match="not an auction set"):
+        AuctionSet.open(tmp_path)
+    aset = generate_expert(tmp_path / "ex", 20, teacher="random", shard_size=10, workers=1)
+    shard = tmp_path / "ex" / aset.shards[0]["file"]
+    shard.write_bytes(shard.read_bytes()[:-10])
+    with pytest.raises(AuctionSetError, match="checksum"):
+        AuctionSet.open(tmp_path / "ex").load()
+    with pytest.raises(TrainingError, match="at least 2 boards"):
+        one = generate_expert(tmp_path / "one", 1, teacher="random", shard_size=1, workers=1)
+        train_sl(str(one.path), tmp_path / "run", SLConfig(preset="tiny"))
+
+
+def _run_cli(args, **kw):
+    return subprocess.Popen([sys.executable, "-c", "from bidlab.cli import main; main()", *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def test_killed_training_resumes_from_last_checkpoint(tmp_path):
+    generate_expert(tmp_path / "ex", 150, teacher="random", shard_size=150, workers=1, seed=4)
+    common = ["train", "sl", "--data", str(tmp_path / "ex"), "--preset", "tiny", "--batch-size", "32",
+              "--epochs", "2", "--checkpoint-every", "4", "--threads", "1"]
+    # Reference: an uninterrupted run.
+    ref = _run_cli(common + ["--out", str(tmp_path / "ref")])
+    assert ref.wait(timeout=600) == 0, ref.stderr.read()
+
+    run = _run_cli(common + ["--out", str(tmp_path / "cut")], start_new_session=True)
+    state_file = tmp_path / "cut" / "state.json"
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        if state_file.exists():
+            try:
+                if json.loads(state_file.read_text())["step"] >= 8:
+                    break
+            except (json.JSONDecodeError, KeyError):
+                pass
+        time.sleep(0.05)
+    os.killpg(run.pid, signal.SIGKILL)
+    run.wait()
+    killed_at = json.loads(state_file.read_text())["step"]
+    ref_state = json.loads((tmp_path / "ref" / "state.json").read_text())
+    assert 8 <= killed_at < ref_state["step"], "the kill must land mid-run"
+
+    resumed = _run_cli(common + ["--out", str(tmp_path / "cut")])
+    assert resumed.wait(timeout=600) == 0, resumed.stderr.read()
+    cut_state = json.loads(state_file.read_text())
+    assert cut_state["step"] == ref_state["step"]
+    a, _ = load_model(tmp_path / "ref" / "model")
+    b, _ = load_model(tmp_path / "cut" / "model")
+    for (k, va), (_, vb) in zip(a.state_dict().items(), b.state_dict().items()):
+        assert torch.allclose(va, vb, atol=1e-6), k
+    assert [h["accuracy"] for h in cut_state["history"]] == pytest.approx([h["accuracy"] for h in ref_state["history"]])
+
+    # Resuming with other settings is refused, and the run folder is left as it was.
+    other = _run_cli(common[:-4] + ["--epochs", "2", "--lr", "0.01", "--out", str(tmp_path / "cut")])
+    assert other.wait(timeout=600) == 2
+    assert "other settings" in other.stderr.read()
+    assert json.loads(state_file.read_text())["step"] == cut_state["step"]
