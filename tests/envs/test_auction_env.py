@@ -278,3 +278,25 @@ def test_same_seed_same_boards():
             scores.append(env.step(env.random_calls(rng)).score.copy())
         runs.append(np.stack(scores))
     assert np.array_equal(runs[0], runs[1])
+
+
+def test_from_store_with_real_double_dummy_tables(tmp_path):
+    """A store written with DDS tables feeds the env; scores follow the scalar rules on them."""
+    from bidlab.dd import DealStore, dd_tables
+
+    deals = random_deals(2, seed=15)  # DDS costs ~0.1-1 s a table here
+    dd = dd_tables(deals)
+    store = DealStore.create(tmp_path / "store")
+    store.append(deals, dd)
+    env = AuctionEnv.from_store(tmp_path / "store", split="all", config=EnvConfig.qiu(num_boards=3, seed=1))
+    assert env.store_ids.tolist() == [0, 1]
+    boards, pairs, _ = run_against_scalar(env, deals, dd, 60, seed=2)
+    assert boards >= 60 and pairs >= 25
+
+
+def test_from_shipped_store():
+    env = AuctionEnv.from_store(split="test", num_boards=4, order="sequential")
+    assert (env.store_ids[env.deal_index] % 10 == 0).all()  # the test split: deal id % 10 == 0
+    rng = np.random.default_rng(0)
+    while not env.step(env.random_calls(rng)).finished.any():
+        pass
