@@ -51,6 +51,7 @@ _VUL_CYCLE = np.array([0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2], dtype=np
 _BID_IDS = np.arange(3, NUM_CALLS, dtype=np.int16)
 _HAND_COLS = HAND_OFFSET + OPENSPIEL_CARD
 _SEATS = np.arange(4, dtype=np.int64)
+_OBS_DTYPE = np.uint8
 
 
 def _transition_tables():
@@ -231,7 +232,8 @@ class AuctionEnv:
         self._doubled = self._s[:, _S_DBL]
         self._passes = self._s[:, _S_PAS]
         # every seat's observation, plus one spare element that absorbs masked-out writes
-        self._obs_buf = np.zeros(n * 4 * OPENSPIEL480 + 1, np.float32)
+        self._obs_buf = np.zeros(n * 4 * OPENSPIEL480 + 1, _OBS_DTYPE)
+        self._obs_gather = np.empty((n, OPENSPIEL480), _OBS_DTYPE)
         self._obs_sink = n * 4 * OPENSPIEL480
         self._obs4 = self._obs_buf[:-1].reshape(n, 4, OPENSPIEL480)
         self._obs_flat = self._obs_buf
@@ -334,7 +336,7 @@ class AuctionEnv:
         self._legal_ext[rows] = _LEGAL[_INIT_KEY]
         # every seat's observation: vulnerability and own cards
         self._obs4[rows] = 0
-        self._obs4[rows, :, :4] = self._vul_rows[vul]
+        self._obs4[rows, :, :4] = self._vul_rows[vul]  # (cast to the storage dtype)
         self._obs_flat[((rows[:, None] * 4 + deals) * OPENSPIEL480 + _HAND_COLS[None, :]).ravel()] = 1.0
 
     # -- stepping ----------------------------------------------------------------------------
@@ -477,7 +479,11 @@ class AuctionEnv:
         elif out.shape != (n, OPENSPIEL480) or out.dtype != np.float32:
             raise BatchError(f"out must be float32[{n}, {OPENSPIEL480}], got {out.dtype}{list(out.shape)}")
         idx = self._all * 4 + self.to_act
-        np.take(self._obs_rows, idx, axis=0, out=out, mode="clip")  # 'raise' would buffer out
+        if _OBS_DTYPE == np.float32:
+            np.take(self._obs_rows, idx, axis=0, out=out, mode="clip")  # 'raise' would buffer out
+        else:
+            np.take(self._obs_rows, idx, axis=0, out=self._obs_gather, mode="clip")
+            np.copyto(out, self._obs_gather)
         return out
 
     def observe_value636(self, out: np.ndarray | None = None) -> np.ndarray:
