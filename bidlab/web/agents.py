@@ -1,0 +1,133 @@
+"""Which agents a browser may seat, and how a request names them without naming files.
+
+Any registry spec works at a seat (``random``, ``random:SEED``, ``sayc``, ``nn:...``), with one
+restriction that keeps a local server from reading arbitrary files for whoever can reach it:
+a spec whose argument is a model (``nn:PATH[:greedy|sample]`` and any other kind that loads
+a file) must name a model found in one of the server's model folders, either by the name
+``/api/agents`` lists or by a path inside such a folder.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from bidlab.agents.base import Agent
+from bidlab.agents.registry import AgentSpecError, known_kinds, make_agent
+
+#: Spec kinds whose argument is not a file.
+PLAIN_KINDS = frozenset({"random", "sayc"})
+MODE_SUFFIXES = (":greedy", ":sample")
+MODEL_SUFFIX = ".safetensors"
+MAX_MODELS = 200
+
+
+def shipped_models_dir() -> Path:
+    """``bidlab/models``: the models installed with the package (may not exist)."""
+    return Path(str(resources.files("bidlab"))) / "models"
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFile:
+    name: str    # what a request may write after "nn:", e.g. "sl.safetensors"
+    path: Path   # resolved absolute path
+
+
+class AgentCatalog:
+    """The agent specs a server accepts, with model references resolved to files."""
+
+    def __init__(self, model_dirs: list[str | os.PathLike] | None = None):
+        dirs = [shipped_models_dir()] if model_dirs is None else [Path(d) for d in model_dirs]
+        self.model_dirs = tuple(d.resolve() for d in dirs)
+
+    def models(self) -> list[ModelFile]:
+        """Model files in the model folders, by name (the first folder wins a clash)."""
+        found: dict[str, ModelFile] = {}
+        for root in self.model_dirs:
+            if not root.is_dir():
+                continue
+            for p in sorted(root.rglob(f"*{MODEL_SUFFIX}"))[:MAX_MODELS]:
+                rp = p.resolve()
+                if rp.is_file() and rp.is_relative_to(root):
+                    found.setdefault(p.relative_to(root).as_posix(), ModelFile(p.relative_to(root).as_posix(), rp))
+        return list(found.values())
+
+    def suggestions(self) -> list[str]:
+        """Specs to offer in a seat chooser."""
+        out = ["sayc", "random"]
+        out += [f"nn:{m.name}" for m in self.models()]
+        return out
+
+    def kinds(self) -> list[tuple[str, str]]:
+        return [(k.prefix, k.summary) for k in known_kinds()]
+
+    def resolve(self, spec: str) -> str:
+        """The registry spec to build for a requested one; raises :class:`AgentSpecError`."""
+        s = spec.strip()
+        prefix, colon, arg = s.partition(":")
+        prefix = prefix.lower()
+        kinds = {k.prefix for k in known_kinds()}
+        if prefix not in kinds:
+            raise AgentSpecError(f"unknown agent {spec!r}; known kinds: {', '.join(sorted(kinds))}, or 'you'")
+        if prefix in PLAIN_KINDS:
+            return s
+        mode = ""
+        for suffix in MODE_SUFFIXES:
+            if arg.endswith(suffix):
+                arg, mode = arg[: -len(suffix)], suffix
+        if not arg:
+            raise AgentSpecError(f"{prefix} needs a model, e.g. {prefix}:NAME; available: {self._model_names()}")
+        return f"{prefix}:{self._model_path(arg)}{mode}"
+
+    def _model_names(self) -> str:
+        names = [m.name for m in self.models()]
+        return ", ".join(names) if names else "none (no model files in the server's model folders)"
+
+    def _model_path(self, ref: str) -> Path:
+        for m in self.models():
+            if ref in (m.name, m.name.removesuffix(MODEL_SUFFIX)):
+                return m.path
+        try:
+            p = Path(ref).resolve()
+        except (OSError, RuntimeError, ValueError):
+            p = None
+        if p is not None and p.is_file() and any(p.is_relative_to(d) for d in self.model_dirs):
+            return p
+        raise AgentSpecError(f"unknown model {ref!r}; available: {self._model_names()}")
+
+
+class ExplainerCache:
+    """A few agents kept to answer "Why?", separate from the agents that bid.
+
+    Explaining must not change what a seeded bidder does next (a random agent's ``explain``
+    draws from its generator), so explanations come from their own instances.
+    """
+
+    def __init__(self, size: int = 8):
+        self.size = size
+        self._agents: OrderedDict[str, Agent] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, spec: str) -> Agent:
+        """Call with :attr:`lock` held: agents are not assumed to be thread-safe."""
+        agent = self._agents.pop(spec, None)
+        if agent is None:
+            agent = build_agent(spec, seed=0)
+        self._agents[spec] = agent
+        while len(self._agents) > self.size:
+            self._agents.popitem(last=False)
+        return agent
+
+
+def build_agent(spec: str, seed: int) -> Agent:
+    """``make_agent`` with any failure to load reported as a bad spec, not a crash."""
+    try:
+        return make_agent(spec, seed)
+    except AgentSpecError:
+        raise
+    except Exception as e:  # a model file that does not load is the request's problem to hear about
+        raise AgentSpecError(f"cannot load agent {spec!r}: {type(e).__name__}: {e}") from None

@@ -1,0 +1,153 @@
+"""The matches view: result folders written by ``bidlab match``, their summaries and plots.
+
+Requests name a match by the folder's path relative to the results directory, and only a
+name that the listing itself produced is ever opened; plots are built by
+:func:`bidlab.eval.report.build_report` into a private cache folder and served by file name
+from that folder's own listing. No request can make the server read any other path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from bidlab.errors import BidlabError
+from bidlab.eval.match import MatchSummary, load_results, summarize
+from bidlab.web.table import WebError
+
+RESULTS_FILE = "results.jsonl"
+MAX_DEPTH = 3
+MAX_MATCHES = 500
+MAX_BOARD_ROWS = 300
+PLOT_NAME = re.compile(r"^[A-Za-z0-9_.-]+\.png$")
+
+
+class UnknownMatchError(WebError):
+    status = 404
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEntry:
+    name: str
+    path: Path            # the folder holding results.jsonl
+    mtime_ns: int
+    summary: MatchSummary
+    records: tuple[dict, ...]
+
+
+class MatchLibrary:
+    """Result folders under one results directory, read lazily and cached by modification time."""
+
+    def __init__(self, results_dir: str | Path):
+        self.root = Path(results_dir).resolve()
+        self._cache: dict[Path, MatchEntry] = {}
+        self._errors: dict[Path, tuple[int, str]] = {}
+        self._lock = threading.Lock()
+        self._report_lock = threading.Lock()
+        self._reports = Path(tempfile.mkdtemp(prefix="bidlab-web-reports-"))
+
+    def close(self) -> None:
+        shutil.rmtree(self._reports, ignore_errors=True)
+
+    def _folders(self) -> list[Path]:
+        if not self.root.is_dir():
+            return []
+        out = []
+        for depth in range(MAX_DEPTH + 1):
+            pattern = "/".join(["*"] * depth + [RESULTS_FILE])
+            for f in sorted(self.root.glob(pattern)):
+                folder = f.parent.resolve()
+                # A symlink leading out of the results directory is not listed, so never opened.
+                if f.is_file() and folder.is_relative_to(self.root):
+                    out.append(folder)
+                if len(out) >= MAX_MATCHES:
+                    return out
+        return out
+
+    def scan(self) -> tuple[list[MatchEntry], list[str]]:
+        """Every readable match, newest first, and a message per unreadable folder."""
+        entries, errors = [], []
+        with self._lock:
+            for folder in self._folders():
+                name = folder.relative_to(self.root).as_posix() or "."
+                try:
+                    mtime = (folder / RESULTS_FILE).stat().st_mtime_ns
+                except OSError:
+                    continue
+                cached = self._cache.get(folder)
+                if cached is not None and cached.mtime_ns == mtime:
+                    entries.append(cached)
+                    continue
+                err = self._errors.get(folder)
+                if err is not None and err[0] == mtime:
+                    errors.append(err[1])
+                    continue
+                try:
+                    entry = self._read(name, folder, mtime)
+                except Exception as e:  # an odd file in results/ must not break the listing
+                    msg = f"{name}: {e}"
+                    self._errors[folder] = (mtime, msg)
+                    errors.append(msg)
+                    continue
+                self._cache[folder] = entry
+                entries.append(entry)
+        entries.sort(key=lambda e: -e.mtime_ns)
+        return entries, errors
+
+    @staticmethod
+    def _read(name: str, folder: Path, mtime: int) -> MatchEntry:
+        header, records = load_results(folder)
+        if not records:
+            raise BidlabError("the results file holds no boards")
+        cfg = header.get("config", {})
+        summary = summarize(records, str(cfg.get("agent_a", "A")), str(cfg.get("agent_b", "B")))
+        return MatchEntry(name, folder, mtime, summary, tuple(records))
+
+    def get(self, name: str) -> MatchEntry:
+        entries, _ = self.scan()
+        for e in entries:
+            if e.name == name:
+                return e
+        known = ", ".join(e.name for e in entries[:20]) or "none"
+        raise UnknownMatchError(f"no match named {name!r} in the results directory; known: {known}")
+
+    # -- plots ------------------------------------------------------------------------------
+
+    def _report_dir(self, e: MatchEntry) -> Path:
+        key = hashlib.sha256(f"{e.path}\0{e.mtime_ns}".encode()).hexdigest()[:20]
+        return self._reports / key
+
+    def report(self, e: MatchEntry) -> tuple[list[str], str]:
+        """(PNG file names, Markdown) of the match's report, built once per results version."""
+        from bidlab.eval.report import build_report
+
+        out = self._report_dir(e)
+        with self._report_lock:
+            if not (out / "summary.md").exists():
+                tmp = Path(tempfile.mkdtemp(dir=self._reports, prefix=".building-"))
+                try:
+                    build_report([str(e.path)], tmp)
+                    tmp.replace(out)
+                finally:
+                    shutil.rmtree(tmp, ignore_errors=True)
+            plots = sorted(p.name for p in out.glob("*.png"))
+            md = (out / "summary.md").read_text()
+        return plots, md
+
+    def plot_path(self, e: MatchEntry, plot: str) -> Path:
+        if not PLOT_NAME.match(plot):
+            raise UnknownMatchError(f"not a plot name: {plot!r}")
+        plots, _ = self.report(e)
+        if plot not in plots:
+            raise UnknownMatchError(f"match {e.name!r} has no plot {plot!r}; plots: {', '.join(plots)}")
+        return self._report_dir(e) / plot
+
+
+def finite_or_none(x: float) -> float | None:
+    return None if x is None or not math.isfinite(x) else float(x)

@@ -1,0 +1,219 @@
+"""The JSON API's request and response bodies (pydantic), and their conversion from table state.
+
+Every request field has a type, a bound and no unknown neighbours (``extra="forbid"``),
+so a malformed request is refused with a 422 that names the field before any code runs.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bidlab.bridge.auction import Auction
+from bidlab.bridge.calls import Strain
+from bidlab.cards import Hand, Seat
+from bidlab.web.table import YOU, Room, Session, Why
+
+SeatLetter = Literal["N", "E", "S", "W"]
+VulName = Literal["None", "NS", "EW", "All"]
+MAX_SPEC = 200
+MAX_DEAL = 300
+SEED_MAX = 2**63 - 1
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatsIn(_In):
+    """Who sits where: ``"you"`` or an agent spec such as ``sayc``, ``random``, ``nn:NAME``."""
+
+    N: str = Field("sayc", min_length=1, max_length=MAX_SPEC)
+    E: str = Field("sayc", min_length=1, max_length=MAX_SPEC)
+    S: str = Field(YOU, min_length=1, max_length=MAX_SPEC)
+    W: str = Field("sayc", min_length=1, max_length=MAX_SPEC)
+
+
+class NewBoardIn(_In):
+    """A new board: by number (dealer and vulnerability follow the 16-board cycle) and seed, or a
+    pasted PBN deal; dealer and vulnerability may be set explicitly."""
+
+    number: int = Field(1, ge=1, le=1_000_000, description="Board number (sets dealer and vulnerability).")
+    seed: int | None = Field(None, ge=0, le=SEED_MAX, description="Seed of the random deal and the bots; "
+                             "random if omitted (the answer says which).")
+    deal: str | None = Field(None, max_length=MAX_DEAL, description="A PBN deal, e.g. 'N:AKQ2.J3.T98.7654 ...'.")
+    dealer: SeatLetter | None = None
+    vulnerability: VulName | None = None
+    seats: SeatsIn = Field(default_factory=SeatsIn)
+    stand_in: str | None = Field(None, min_length=1, max_length=MAX_SPEC,
+                                 description="Bot in your seats at the other table (default: your partner's bot).")
+
+
+class CallIn(_In):
+    call: str = Field(..., min_length=1, max_length=8, description="Pass, X, XX or a bid such as 1NT, 4S.")
+
+
+class ErrorOut(BaseModel):
+    error: str
+    status: int
+    detail: list[dict] | None = None
+
+
+class HandOut(BaseModel):
+    pbn: str
+    suits: list[str] = Field(description="Spades, hearts, diamonds, clubs.")
+    hcp: int
+
+
+class CallOut(BaseModel):
+    index: int
+    seat: SeatLetter
+    call: str
+    bot: bool
+
+
+class RoomOut(BaseModel):
+    seats: dict[SeatLetter, str]
+    calls: list[CallOut]
+    contract: str | None = Field(description="Level, strain and X/XX, e.g. '4SX'; null if passed out.")
+    declarer: SeatLetter | None
+    tricks: int | None = Field(description="Declarer's double-dummy tricks.")
+    score_ns: int
+
+
+class ResultOut(BaseModel):
+    this: RoomOut
+    other: RoomOut
+    dd: dict[str, dict[SeatLetter, int]] = Field(description="Tricks by strain (C,D,H,S,NT) and declarer.")
+    par_score_ns: int
+    par_contracts: list[str]
+    side: Literal["NS", "EW"] = Field(description="The side the IMP swing is counted for (yours).")
+    imps: int = Field(description="IMPs won by `side`: its score here minus its score at the other table.")
+
+
+class BoardOut(BaseModel):
+    id: str
+    number: int
+    seed: int
+    dealer: SeatLetter
+    vulnerability: VulName
+    seats: dict[SeatLetter, str]
+    stand_in: str
+    hands: dict[SeatLetter, HandOut | None] = Field(description="Your hands; all four once the auction is over.")
+    deal: str | None = Field(description="The full PBN deal once the auction is over.")
+    calls: list[CallOut]
+    to_act: SeatLetter | None
+    your_turn: bool
+    legal_calls: list[str]
+    over: bool
+    result: ResultOut | None
+
+
+class TopCallOut(BaseModel):
+    call: str
+    probability: float
+
+
+class WhyOut(BaseModel):
+    table: Literal["this", "other"]
+    index: int
+    seat: SeatLetter
+    call: str
+    agent: str
+    text: str
+    top_calls: list[TopCallOut] | None
+
+
+class AgentKindOut(BaseModel):
+    prefix: str
+    summary: str
+
+
+class AgentsOut(BaseModel):
+    suggestions: list[str]
+    kinds: list[AgentKindOut]
+    models: list[str]
+
+
+class MatchOut(BaseModel):
+    name: str
+    agent_a: str
+    agent_b: str
+    boards: int
+    imps_per_board: float
+    standard_error: float | None
+    a_vs_par: float
+    b_vs_par: float
+
+
+class MatchesOut(BaseModel):
+    matches: list[MatchOut]
+    errors: list[str] = Field(default_factory=list, description="Result folders that could not be read.")
+
+
+class MatchBoardOut(BaseModel):
+    board: int
+    open: str
+    closed: str
+    imps_a: int
+
+
+class MatchDetailOut(BaseModel):
+    match: MatchOut
+    boards: list[MatchBoardOut]
+    plots: list[str] = Field(description="URLs of the report's PNG plots.")
+    report: str = Field(description="The report's Markdown summary.")
+    report_error: str | None = None
+
+
+# -- conversions ------------------------------------------------------------------------------
+
+def hand_out(hand: Hand) -> HandOut:
+    pbn = hand.to_pbn()
+    return HandOut(pbn=pbn, suits=pbn.split("."), hcp=hand.hcp)
+
+
+def calls_out(auction: Auction, seats: tuple[str, ...]) -> list[CallOut]:
+    return [CallOut(index=i, seat=auction.seat_of(i).letter, call=c.to_str(), bot=seats[auction.seat_of(i)] != YOU)
+            for i, c in enumerate(auction.calls)]
+
+
+def seats_out(seats: tuple[str, ...]) -> dict[str, str]:
+    return {s.letter: seats[s] for s in Seat}
+
+
+def room_out(room: Room) -> RoomOut:
+    c = room.auction.contract
+    return RoomOut(seats=seats_out(room.seats), calls=calls_out(room.auction, room.seats),
+                   contract=None if c is None else c.to_str(), declarer=None if c is None else c.declarer.letter,
+                   tricks=room.tricks, score_ns=room.score_ns)
+
+
+def board_out(s: Session) -> BoardOut:
+    over = s.auction.is_over
+    visible = set(Seat) if over else set(s.humans)
+    r = s.result
+    result = None
+    if r is not None:
+        result = ResultOut(
+            this=room_out(r.this), other=room_out(r.other),
+            dd={st.letter: {seat.letter: int(r.dd[seat, st]) for seat in Seat} for st in Strain},
+            par_score_ns=r.par_score_ns, par_contracts=list(r.par_contracts),
+            side=("NS", "EW")[r.side], imps=r.imps)
+    return BoardOut(
+        id=s.id, number=s.board.number, seed=s.seed, dealer=s.board.dealer.letter,
+        vulnerability=s.board.vulnerability.pbn, seats=seats_out(s.seats), stand_in=s.stand_in,
+        hands={seat.letter: hand_out(s.board.deal[seat]) if seat in visible else None for seat in Seat},
+        deal=s.board.deal.to_pbn() if over else None,
+        calls=calls_out(s.auction, s.seats),
+        to_act=None if over else s.auction.to_act.letter,
+        your_turn=s.waiting_for_you,
+        legal_calls=[c.to_str() for c in s.auction.legal_calls()] if s.waiting_for_you else [],
+        over=over, result=result)
+
+
+def why_out(w: Why) -> WhyOut:
+    top = None if w.top_calls is None else [TopCallOut(call=c.to_str(), probability=p) for c, p in w.top_calls]
+    return WhyOut(table=w.table, index=w.index, seat=w.seat.letter, call=w.call.to_str(), agent=w.agent,
+                  text=w.text, top_calls=top)

@@ -1,0 +1,391 @@
+// bidlab table: plain JS over the JSON API (see /docs for its schema).
+"use strict";
+
+const SEATS = ["N", "E", "S", "W"];
+const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
+const GRID_ORDER = ["W", "N", "E", "S"];          // auction columns, as in bridge columns
+const SUITS = [["S", "♠", "s"], ["H", "♥", "h"], ["D", "♦", "d"], ["C", "♣", "c"]];
+const STRAINS = [["C", "♣", "c"], ["D", "♦", "d"], ["H", "♥", "h"], ["S", "♠", "s"], ["NT", "NT", ""]];
+const DEFAULT_SEATS = { N: "sayc", E: "sayc", S: "you", W: "sayc" };
+
+let board = null;       // the last BoardOut from the server
+let whyOpen = null;     // {table, index} of the explanation shown
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+// -- errors and requests ------------------------------------------------------------------
+
+function showError(message) {
+  $("error-text").textContent = message;
+  $("error").classList.remove("hidden");
+}
+function clearError() { $("error").classList.add("hidden"); }
+$("error-close").addEventListener("click", clearError);
+
+async function api(method, url, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  let resp;
+  try {
+    resp = await fetch(url, opts);
+  } catch (e) {
+    throw new Error(`cannot reach the server: ${e.message}`);
+  }
+  let data = null;
+  try { data = await resp.json(); } catch (e) { /* not JSON */ }
+  if (!resp.ok) {
+    const msg = data && data.error ? data.error : `${resp.status} ${resp.statusText}`;
+    throw new Error(msg);
+  }
+  return data;
+}
+
+async function guarded(fn) {
+  try {
+    await fn();
+    clearError();
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+// -- text helpers ----------------------------------------------------------------------------
+
+function callNode(text) {
+  // "4S" -> 4♠ coloured; "Pass", "X", "XX" as they are.
+  const m = /^([1-7])(C|D|H|S|NT)(X{0,2})$/.exec(text);
+  if (!m) return el("span", { text: text === "Pass" ? "Pass" : text });
+  const st = STRAINS.find((s) => s[0] === m[2]);
+  return el("span", {}, m[1], el("span", { class: st[2], text: st[1] }), m[3]);
+}
+
+function contractNode(contract, declarer) {
+  if (!contract) return el("span", { text: "Passed out" });
+  return el("span", {}, callNode(contract), ` by ${SEAT_NAMES[declarer]}`);
+}
+
+function vulnerable(vul, seat) {
+  return vul === "All" || (vul === "NS" && "NS".includes(seat)) || (vul === "EW" && "EW".includes(seat));
+}
+
+// -- setup form ------------------------------------------------------------------------------
+
+async function loadAgents() {
+  let agents = { suggestions: ["sayc", "random"] };
+  try { agents = await api("GET", "/api/agents"); } catch (e) { showError(e.message); }
+  const options = ["you", ...agents.suggestions];
+  const box = $("seat-choosers");
+  box.replaceChildren();
+  for (const seat of SEATS) {
+    const select = el("select", { id: `seat-${seat}`, "data-testid": `seat-${seat}` },
+      options.map((o) => el("option", { value: o, text: o })),
+      el("option", { value: "__custom", text: "other spec…" }));
+    select.value = DEFAULT_SEATS[seat];
+    const custom = el("input", { id: `seat-${seat}-custom`, class: "hidden", placeholder: "e.g. random:3",
+      maxlength: 200, "data-testid": `seat-${seat}-custom` });
+    select.addEventListener("change", () => custom.classList.toggle("hidden", select.value !== "__custom"));
+    box.append(el("label", {}, SEAT_NAMES[seat], select, custom));
+  }
+  const standIn = $("stand_in");
+  for (const o of agents.suggestions) standIn.append(el("option", { value: o, text: o }));
+}
+
+function seatSpec(seat) {
+  const v = $(`seat-${seat}`).value;
+  return v === "__custom" ? $(`seat-${seat}-custom`).value.trim() : v;
+}
+
+$("new-board").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  guarded(async () => {
+    const req = { number: Number($("number").value || 1), seats: {} };
+    for (const seat of SEATS) req.seats[seat] = seatSpec(seat);
+    const seed = $("seed").value.trim();
+    if (seed !== "") req.seed = Number(seed);
+    const deal = $("deal").value.trim();
+    if (deal) req.deal = deal;
+    if ($("dealer").value) req.dealer = $("dealer").value;
+    if ($("vulnerability").value) req.vulnerability = $("vulnerability").value;
+    if ($("stand_in").value) req.stand_in = $("stand_in").value;
+    const b = await api("POST", "/api/boards", req);
+    whyOpen = null;
+    $("reveal").checked = false;
+    render(b);
+  });
+});
+
+// -- the board -------------------------------------------------------------------------------
+
+function render(b) {
+  // An answer about the same board that knows fewer calls than the one drawn is stale.
+  if (board && b.id === board.id && b.calls.length < board.calls.length) return;
+  board = b;
+  for (const id of ["play", "auction-panel"]) $(id).classList.remove("hidden");
+  renderCentre(b);
+  renderHands(b);
+  renderAuction(b);
+  renderBidbox(b);
+  renderResult(b);
+  if (!whyOpen) $("why").classList.add("hidden");
+}
+
+function renderCentre(b) {
+  const c = $("centre");
+  c.replaceChildren(
+    el("div", { class: "num", text: `Board ${b.number}` }),
+    el("div", { text: `Dealer ${SEAT_NAMES[b.dealer]}` }),
+    el("div", { text: `Vul: ${b.vulnerability}` }),
+    el("div", { class: "small", text: `seed ${b.seed}` }),
+    ...SEATS.map((s) => el("span", {
+      class: `edge ${s}${vulnerable(b.vulnerability, s) ? " vul" : ""}${b.dealer === s ? " dealer" : ""}`,
+      text: s,
+    })),
+  );
+}
+
+function renderHands(b) {
+  const reveal = $("reveal");
+  reveal.disabled = !b.over;
+  $("reveal-hint").textContent = b.over ? "" : "(after the auction)";
+  for (const seat of SEATS) {
+    const box = $(`hand-${seat}`);
+    const hand = b.hands[seat];
+    const mine = b.seats[seat] === "you";
+    const show = hand && (mine || reveal.checked);
+    box.classList.toggle("to-act", b.to_act === seat);
+    box.setAttribute("data-testid", `hand-${seat}`);
+    const who = el("div", { class: "who" }, el("b", { text: SEAT_NAMES[seat] }),
+      el("span", { text: mine ? "you" : b.seats[seat] }));
+    if (!show) {
+      box.replaceChildren(who, el("div", { class: "hidden-hand", text: "hidden" }));
+      continue;
+    }
+    const rows = SUITS.map(([, sym, cls], i) =>
+      el("div", { class: "suit" }, el("span", { class: cls, text: sym }), " ", hand.suits[i] || "—"));
+    who.append(el("span", { class: "small", text: `${hand.hcp} HCP` }));
+    box.replaceChildren(who, ...rows);
+  }
+}
+
+$("reveal").addEventListener("change", () => { if (board) renderHands(board); });
+
+function auctionTable(calls, dealer, vul, table, interactive) {
+  const head = el("tr", {}, GRID_ORDER.map((s) =>
+    el("th", { class: vulnerable(vul, s) ? "vul" : "", text: SEAT_NAMES[s] })));
+  const rows = [head];
+  const offset = GRID_ORDER.indexOf(dealer);
+  const cells = Array(offset).fill(null).concat(calls);
+  if (interactive && board && !board.over) cells.push("?");
+  for (let i = 0; i < cells.length; i += 4) {
+    const tr = el("tr");
+    for (let j = 0; j < 4; j++) {
+      const c = cells[i + j];
+      if (c === undefined) { tr.append(el("td")); continue; }
+      if (c === null) { tr.append(el("td", { text: "" })); continue; }
+      if (c === "?") { tr.append(el("td", { class: "small", text: "?" })); continue; }
+      const td = el("td", { "data-testid": `${table}-call-${c.index}` });
+      const cell = el("span", { class: "callcell" }, callNode(c.call));
+      if (c.bot) {
+        const active = whyOpen && whyOpen.table === table && whyOpen.index === c.index;
+        cell.append(el("button", {
+          class: `whybtn${active ? " active" : ""}`, title: "Why did the bot make this call?",
+          "data-testid": `why-${table}-${c.index}`, text: "Why?",
+          onclick: () => showWhy(table, c.index),
+        }));
+      }
+      td.append(cell);
+      tr.append(td);
+    }
+    rows.push(tr);
+  }
+  return rows;
+}
+
+function renderAuction(b) {
+  $("auction").replaceChildren(...auctionTable(b.calls, b.dealer, b.vulnerability, "this", true));
+  let status;
+  if (b.over) {
+    const r = b.result.this;
+    status = r.contract ? `final: ${r.contract} by ${SEAT_NAMES[r.declarer]}` : "passed out";
+  } else {
+    status = b.your_turn ? `your call (${SEAT_NAMES[b.to_act]})` : `${SEAT_NAMES[b.to_act]} to call`;
+  }
+  $("status").textContent = status;
+}
+
+function renderBidbox(b) {
+  const legal = new Set(b.legal_calls);
+  const box = $("bidbox");
+  const button = (call, cls, label) => el("button", {
+    class: cls, "data-call": call, "data-testid": `bid-${call}`, disabled: !legal.has(call),
+    onclick: () => makeCall(call),
+  }, label || callNode(call));
+  const buttons = [];
+  for (let level = 1; level <= 7; level++) {
+    for (const [st] of STRAINS) buttons.push(button(`${level}${st}`, ""));
+  }
+  const special = el("div", { class: "special" },
+    button("Pass", "pass", "Pass"), button("X", "dbl", "X"), button("XX", "rdbl", "XX"));
+  box.replaceChildren(...buttons, special);
+  box.classList.toggle("hidden", b.over);
+}
+
+let calling = false;     // a call is in flight: the box stays shut until the answer is drawn
+
+async function makeCall(call) {
+  if (!board || calling) return;
+  calling = true;
+  for (const b of $("bidbox").querySelectorAll("button")) b.disabled = true;
+  try {
+    await guarded(async () => render(await api("POST", `/api/boards/${board.id}/calls`, { call })));
+  } finally {
+    calling = false;
+    if (board && !board.over) renderBidbox(board);   // after an error the legal calls come back
+  }
+}
+
+async function showWhy(table, index) {
+  await guarded(async () => {
+    const w = await api("GET", `/api/boards/${board.id}/why?table=${table}&index=${index}`);
+    whyOpen = { table, index };
+    const box = $("why");
+    const parts = [
+      el("div", {}, el("b", {}, callNode(w.call)), ` by ${SEAT_NAMES[w.seat]} (${w.agent})`,
+        table === "other" ? " at the other table" : ""),
+      el("div", { "data-testid": "why-text", text: w.text }),
+    ];
+    if (w.top_calls && w.top_calls.length) {
+      parts.push(el("table", { "data-testid": "why-top" }, w.top_calls.map((t) => el("tr", {},
+        el("td", {}, callNode(t.call)),
+        el("td", { style: "width:60%" }, el("div", { class: "bar", style: `width:${Math.round(100 * t.probability)}%` })),
+        el("td", { text: `${(100 * t.probability).toFixed(1)}%` })))));
+    }
+    box.replaceChildren(...parts);
+    box.classList.remove("hidden");
+    renderAuction(board);
+    if (board.over) renderResult(board);
+  });
+}
+
+// -- after the auction ---------------------------------------------------------------------
+
+function ddTable(dd, par, parContracts) {
+  const rows = [el("tr", {}, el("th"), ["N", "S", "E", "W"].map((s) => el("th", { text: s })))];
+  for (const [st, sym, cls] of [...STRAINS].reverse()) {
+    rows.push(el("tr", {}, el("th", { class: cls, text: sym }), ["N", "S", "E", "W"].map((s) => el("td", {
+      class: dd[st][s] >= 7 ? "make" : "", "data-testid": `dd-${s}-${st}`, text: String(dd[st][s]),
+    }))));
+  }
+  return [
+    el("table", { class: "dd", "data-testid": "dd-table" }, rows),
+    el("div", { class: "small", "data-testid": "par" },
+      `Par: ${par >= 0 ? "+" : ""}${par} for NS${parContracts.length ? " (" + parContracts.join(", ") + ")" : ""}`),
+  ];
+}
+
+function roomSummary(room, label, testid) {
+  const tricks = room.tricks === null ? "" : `, ${room.tricks} tricks double dummy`;
+  return el("div", { "data-testid": testid },
+    el("div", { class: "big", "data-testid": `${testid}-contract` }, contractNode(room.contract, room.declarer)),
+    el("div", { class: "small", text: `${label}${tricks}` }),
+    el("div", { "data-testid": `${testid}-score`, text: `NS ${room.score_ns >= 0 ? "+" : ""}${room.score_ns}` }));
+}
+
+function renderResult(b) {
+  const box = $("result");
+  if (!b.over) { box.classList.add("hidden"); return; }
+  const r = b.result;
+  const swingCls = r.imps > 0 ? "plus" : r.imps < 0 ? "minus" : "";
+  box.replaceChildren(
+    el("h2", { text: "Result" }),
+    el("div", { class: "cols" },
+      el("div", {},
+        el("h3", { text: "This table" }),
+        roomSummary(r.this, "your table", "this-room")),
+      el("div", {},
+        el("h3", { text: "Other table (bots only)" }),
+        roomSummary(r.other, `bots: ${SEATS.map((s) => `${s} ${r.other.seats[s]}`).join(", ")}`, "other-room"),
+        el("table", { class: "mini-auction", "data-testid": "other-auction" },
+          auctionTable(r.other.calls, b.dealer, b.vulnerability, "other", false))),
+      el("div", {},
+        el("h3", { text: "Double dummy" }),
+        ...ddTable(r.dd, r.par_score_ns, r.par_contracts),
+        el("h3", { style: "margin-top:10px", text: `IMPs for ${r.side}` }),
+        el("div", { class: `swing ${swingCls}`, "data-testid": "imps", text: `${r.imps > 0 ? "+" : ""}${r.imps}` }))),
+  );
+  box.classList.remove("hidden");
+}
+
+// -- matches -------------------------------------------------------------------------------
+
+function fmt(x, digits = 2) {
+  return x === null || x === undefined ? "–" : (x >= 0 ? "+" : "") + x.toFixed(digits);
+}
+
+async function loadMatches() {
+  await guarded(async () => {
+    const m = await api("GET", "/api/matches");
+    const head = el("tr", {}, ["match", "A", "B", "boards", "IMPs/board (A)", "± SE", "A vs par", "B vs par"]
+      .map((h) => el("th", { text: h })));
+    const rows = m.matches.map((x) => el("tr", { "data-testid": "match-row", onclick: () => openMatch(x.name) },
+      el("td", { text: x.name }), el("td", { text: x.agent_a }), el("td", { text: x.agent_b }),
+      el("td", { text: String(x.boards) }), el("td", { text: fmt(x.imps_per_board) }),
+      el("td", { text: x.standard_error === null ? "–" : x.standard_error.toFixed(2) }),
+      el("td", { text: fmt(x.a_vs_par) }), el("td", { text: fmt(x.b_vs_par) })));
+    $("match-list").replaceChildren(el("thead", {}, head), el("tbody", {}, rows.length ? rows :
+      [el("tr", {}, el("td", { colspan: 8, text: "No results yet: run `bidlab match A B` first." }))]));
+    $("match-errors").textContent = m.errors.length ? `Unreadable: ${m.errors.join("; ")}` : "";
+  });
+}
+
+async function openMatch(name) {
+  await guarded(async () => {
+    const box = $("match-detail");
+    box.replaceChildren(el("p", { class: "hint", text: `Building the report for ${name}…` }));
+    box.classList.remove("hidden");
+    const d = await api("GET", `/api/match?name=${encodeURIComponent(name)}`);
+    const s = d.match;
+    const boards = el("table", { class: "list" },
+      el("tr", {}, ["board", "open room (A NS)", "closed room (A EW)", "IMPs for A"].map((h) => el("th", { text: h }))),
+      d.boards.map((r) => el("tr", {}, el("td", { text: String(r.board) }), el("td", { text: r.open }),
+        el("td", { text: r.closed }), el("td", { text: String(r.imps_a) }))));
+    box.replaceChildren(
+      el("h2", { text: `${s.agent_a} vs ${s.agent_b}` }),
+      el("p", { "data-testid": "match-summary",
+        text: `${fmt(s.imps_per_board)} ± ${s.standard_error === null ? "–" : s.standard_error.toFixed(2)} ` +
+          `IMPs/board for ${s.agent_a} over ${s.boards} boards` }),
+      d.report_error ? el("p", { class: "hint", text: `report failed: ${d.report_error}` }) : "",
+      el("div", { class: "plots" }, d.plots.map((u) => el("img", { src: u, alt: "plot", loading: "lazy" }))),
+      el("h3", { text: "Boards" }), boards,
+      el("h3", { text: "Report" }), el("pre", { class: "report", text: d.report }),
+    );
+  });
+}
+
+// -- tabs ------------------------------------------------------------------------------------
+
+for (const tab of document.querySelectorAll("nav .tab")) {
+  tab.addEventListener("click", () => {
+    for (const t of document.querySelectorAll("nav .tab")) t.classList.toggle("active", t === tab);
+    $("view-table").classList.toggle("hidden", tab.dataset.view !== "table");
+    $("view-matches").classList.toggle("hidden", tab.dataset.view !== "matches");
+    if (tab.dataset.view === "matches") loadMatches();
+  });
+}
+
+loadAgents();

@@ -1,0 +1,345 @@
+"""A board at the web table: seats (you or bots), the live auction, and the other table.
+
+As in a duplicate match (Qiu et al. Sec. VI), the board is bid twice: at this table by the
+seated players, and at the "other table" by bots alone, where every seat taken by a person
+here is taken by a stand-in bot. Both final contracts are scored with declarer taking
+exactly its double-dummy tricks (no card play), and the person's side wins or loses
+``imps(its score here - its score there)``.
+
+Bots bid as soon as it is their turn, so a session is always either waiting for a person
+or finished. The other table is bid when the board is made, so that its bots' seeded
+randomness does not depend on how the person bids.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from bidlab.agents.base import Agent, BiddingView
+from bidlab.agents.registry import AgentSpecError
+from bidlab.bridge.auction import Auction
+from bidlab.bridge.board import Board, Vulnerability, board_dealer, board_vulnerability
+from bidlab.bridge.calls import Call
+from bidlab.bridge.scoring import imps, score_contract
+from bidlab.cards import Deal, Seat
+from bidlab.errors import BidlabError, IllegalCallError
+from bidlab.eval.bidding import Table, bid_tables
+from bidlab.web.agents import AgentCatalog, ExplainerCache, build_agent
+
+YOU = "you"
+BOARD_ID = re.compile(r"^[0-9a-f]{16}$")
+TOP_CALLS = 5
+
+
+class WebError(BidlabError):
+    """A request the table cannot serve; ``status`` is the HTTP status to answer with."""
+
+    status = 400
+
+
+class UnknownBoardError(WebError):
+    status = 404
+
+
+class NotYourTurnError(WebError):
+    status = 409
+
+
+@dataclass(frozen=True, slots=True)
+class NewBoard:
+    """What a person asks for: which deal, and who sits where (``"you"`` or an agent spec)."""
+
+    seats: tuple[str, str, str, str]
+    number: int = 1
+    seed: int | None = None
+    deal: str | None = None
+    dealer: str | None = None           # default: from the board number
+    vulnerability: str | None = None    # default: from the board number
+    stand_in: str | None = None         # bot for "you" seats at the other table
+
+
+@dataclass(frozen=True, slots=True)
+class Why:
+    table: str
+    index: int
+    seat: Seat
+    call: Call
+    agent: str
+    text: str
+    top_calls: tuple[tuple[Call, float], ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """One table's result: the auction and its contract scored by DD tricks (NS's view)."""
+
+    seats: tuple[str, str, str, str]
+    auction: Auction
+    tricks: int | None
+    score_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    dd: np.ndarray          # uint8[4, 5]: declarer N,E,S,W x strain C,D,H,S,NT
+    par_score_ns: int
+    par_contracts: tuple[str, ...]
+    this: Room
+    other: Room
+    side: int               # the side the swing is counted for: 0 NS, 1 EW
+    imps: int
+
+
+@lru_cache(maxsize=512)
+def _dd_table(pbn: str) -> np.ndarray:
+    """DD tables cached per deal: a table costs ~0.1 s and every view of a result needs it."""
+    from bidlab.dd import dd_table
+
+    t = dd_table(Deal.parse(pbn))
+    t.setflags(write=False)
+    return t
+
+
+def dd_table_cached(deal: Deal) -> np.ndarray:
+    return _dd_table(deal.to_pbn())
+
+
+def _agent_seed(seed: int, table: int, which: int) -> int:
+    return int(np.random.SeedSequence([seed, table, which]).generate_state(1)[0])
+
+
+def _parse_deal(text: str) -> Deal:
+    try:
+        return Deal.parse(text)
+    except BidlabError as e:
+        raise WebError(f"malformed PBN deal: {e}") from None
+    except Exception as e:  # the parser should only raise DealError; never let input crash the server
+        raise WebError(f"malformed PBN deal: {type(e).__name__}: {e}") from None
+
+
+def _parse_or_default(parse, text: str | None, default, what: str):
+    if text is None or not text.strip():
+        return default
+    try:
+        return parse(text)
+    except BidlabError as e:
+        raise WebError(f"bad {what}: {e}") from None
+
+
+class Session:
+    """One board at the table. Not thread-safe by itself: the store serializes access."""
+
+    def __init__(self, board_id: str, req: NewBoard, catalog: AgentCatalog):
+        self.id = board_id
+        self.lock = threading.Lock()
+        if req.number < 1:
+            raise WebError(f"board number must be at least 1, got {req.number}")
+        self.seed = secrets.randbits(31) if req.seed is None else req.seed
+        deal = _parse_deal(req.deal) if req.deal else Deal.random(self.seed)
+        dealer = _parse_or_default(Seat.parse, req.dealer, board_dealer(req.number), "dealer")
+        vul = _parse_or_default(Vulnerability.parse, req.vulnerability, board_vulnerability(req.number),
+                                "vulnerability")
+        self.board = Board(deal, req.number, dealer, vul)
+        self.seats = tuple(self._seat(s, i) for i, s in enumerate(req.seats))
+        self.stand_in = self._stand_in(req.stand_in, catalog)
+        self.other_seats = tuple(self.stand_in if s == YOU else s for s in self.seats)
+        # Resolved (file-safe) registry specs; one agent per distinct spec, as in a match.
+        self._resolved = {s: catalog.resolve(s) for s in set(self.seats + self.other_seats) if s != YOU}
+        self._agents: dict[str, Agent] = {}
+        for i, spec in enumerate(sorted(self._resolved)):
+            self._agents[spec] = build_agent(self._resolved[spec], _agent_seed(self.seed, 0, i))
+        self.other_auction = bid_tables([Table(self.board, tuple(self._agents[s] for s in self.other_seats))])[0]
+        self.auction = Auction(self.board.dealer)
+        self._whys: dict[tuple[str, int], Why] = {}
+        self.result: Result | None = None
+        self._advance()
+
+    @staticmethod
+    def _seat(spec: str, i: int) -> str:
+        s = spec.strip()
+        if not s:
+            raise AgentSpecError(f"seat {Seat(i).letter}: empty; choose 'you' or an agent such as 'sayc'")
+        return YOU if s.lower() == YOU else s
+
+    def _stand_in(self, requested: str | None, catalog: AgentCatalog) -> str:
+        if requested is not None and requested.strip():
+            s = requested.strip()
+            if s.lower() == YOU:
+                raise AgentSpecError("the stand-in at the other table must be an agent, not 'you'")
+            return s
+        humans = [Seat(i) for i, s in enumerate(self.seats) if s == YOU]
+        bots_by_pref = [self.seats[h.partner] for h in humans] + [self.seats[i] for i in (0, 1, 2, 3)]
+        for s in bots_by_pref:
+            if s != YOU:
+                return s
+        return "sayc"
+
+    # -- the auction ------------------------------------------------------------------------
+
+    @property
+    def humans(self) -> list[Seat]:
+        return [Seat(i) for i, s in enumerate(self.seats) if s == YOU]
+
+    @property
+    def waiting_for_you(self) -> bool:
+        return not self.auction.is_over and self.seats[self.auction.to_act] == YOU
+
+    def _view(self, auction: Auction) -> BiddingView:
+        seat = auction.to_act
+        return BiddingView(seat, self.board.deal[seat], auction, self.board.vulnerability)
+
+    def _advance(self) -> None:
+        """Let bots call until a person is to act or the auction is over."""
+        while not self.auction.is_over and not self.waiting_for_you:
+            agent = self._agents[self.seats[self.auction.to_act]]
+            call = agent.act(self._view(self.auction))
+            if not self.auction.is_legal(call):
+                raise BidlabError(f"agent {agent.name} made the illegal call {call} after "
+                                  f"'{self.auction.to_str() or '(start)'}'")
+            self.auction = self.auction.with_call(call)
+        if self.auction.is_over and self.result is None:
+            self.result = self._score()
+
+    def call(self, text: str) -> None:
+        """A person's call; bots answer until the next person's turn."""
+        if self.auction.is_over:
+            raise NotYourTurnError(f"the auction is over ({self._contract_text(self.auction)}); "
+                                   "no more calls can be made on this board")
+        try:
+            call = Call.parse(text)
+        except BidlabError as e:
+            raise WebError(f"not a call: {e}") from None
+        if not self.waiting_for_you:  # pragma: no cover - bots always finish their turns in _advance
+            raise NotYourTurnError(f"it is {self.auction.to_act.full_name}'s turn, a bot")
+        if not self.auction.is_legal(call):
+            try:
+                self.auction.with_call(call)
+            except IllegalCallError as e:
+                raise IllegalCall(f"illegal call {call} by {self.auction.to_act.full_name}: {e}") from None
+        self.auction = self.auction.with_call(call)
+        self._advance()
+
+    @staticmethod
+    def _contract_text(auction: Auction) -> str:
+        c = auction.contract
+        return "passed out" if c is None else f"{c.to_str()} by {c.declarer.full_name}"
+
+    # -- scoring ----------------------------------------------------------------------------
+
+    def _room(self, seats: tuple[str, ...], auction: Auction, dd: np.ndarray) -> Room:
+        c = auction.contract
+        tricks = None if c is None else int(dd[c.declarer, c.strain])
+        return Room(seats, auction, tricks, score_contract(c, tricks or 0, self.board.vulnerability))  # type: ignore[arg-type]
+
+    def _score(self) -> Result:
+        from bidlab.dd import par
+
+        dd = dd_table_cached(self.board.deal)
+        p = par(dd, self.board.vulnerability, self.board.dealer)
+        this = self._room(self.seats, self.auction, dd)
+        other = self._room(self.other_seats, self.other_auction, dd)
+        sides = {h.side for h in self.humans}
+        side = sides.pop() if len(sides) == 1 else 0
+        swing = imps(this.score_ns - other.score_ns)
+        return Result(dd, int(p.score), tuple(str(c) for c in p.contracts), this, other, side,
+                      swing if side == 0 else -swing)
+
+    # -- explanations -----------------------------------------------------------------------
+
+    def why(self, table: str, index: int, explainers: ExplainerCache) -> Why:
+        if table not in ("this", "other"):
+            raise WebError(f"table must be 'this' or 'other', got {table!r}")
+        if table == "other" and not self.auction.is_over:
+            raise NotYourTurnError("the other table's auction is shown once this table's auction is over")
+        auction, seats = (self.auction, self.seats) if table == "this" else (self.other_auction, self.other_seats)
+        if not 0 <= index < len(auction.calls):
+            raise UnknownCallError(f"the {table} table's auction has {len(auction.calls)} calls; "
+                                   f"there is no call {index} (calls count from 0)")
+        key = (table, index)
+        if key in self._whys:
+            return self._whys[key]
+        seat = auction.seat_of(index)
+        spec = seats[seat]
+        call = auction.calls[index]
+        if spec == YOU:
+            raise WebError(f"call {index} ({call} by {seat.full_name}) was yours; only bot calls have a 'Why?'")
+        view = BiddingView(seat, self.board.deal[seat], Auction(auction.dealer, auction.calls[:index]),
+                           self.board.vulnerability)
+        with explainers.lock:
+            agent = explainers.get(self._resolved[spec])
+            text = _explanation_text(agent.explain(view), call)
+            top = getattr(agent, "top_calls", None)
+            top_calls = None if top is None else tuple((Call.parse(c), float(p)) for c, p in top(view, k=TOP_CALLS))
+        why = Why(table, index, seat, call, spec, text, top_calls)
+        self._whys[key] = why
+        return why
+
+
+class IllegalCall(WebError):
+    status = 409
+
+
+class UnknownCallError(WebError):
+    status = 404
+
+
+def _explanation_text(text: str, made: Call) -> str:
+    """An agent's ``"CALL: reason"`` told about the call actually made.
+
+    A sampling agent's explainer may draw a different call than the one made at the table;
+    its reason (e.g. "uniformly random among 20 legal calls") still holds for the call made.
+    """
+    head, sep, reason = str(text).partition(":")
+    if sep:
+        try:
+            if Call.parse(head) != made:
+                return f"{made}:{reason}"
+        except BidlabError:
+            pass
+    return str(text)
+
+
+@dataclass
+class BoardStore:
+    """Sessions by id, at most ``capacity`` of them; the least recently used is dropped."""
+
+    catalog: AgentCatalog
+    capacity: int = 200
+    explainers: ExplainerCache = field(default_factory=ExplainerCache)
+    _sessions: OrderedDict[str, Session] = field(default_factory=OrderedDict)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    def create(self, req: NewBoard) -> Session:
+        board_id = secrets.token_hex(8)
+        s = Session(board_id, req, self.catalog)
+        with self.lock:
+            self._sessions[board_id] = s
+            while len(self._sessions) > self.capacity:
+                self._sessions.popitem(last=False)
+        return s
+
+    def get(self, board_id: str) -> Session:
+        with self.lock:
+            s = self._sessions.get(board_id) if BOARD_ID.match(board_id) else None
+            if s is None:
+                raise UnknownBoardError(
+                    f"unknown board id {board_id!r}: it never existed or was dropped "
+                    f"(the server keeps the {self.capacity} most recently used boards); deal a new board")
+            self._sessions.move_to_end(board_id)
+            return s
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+
+__all__ = [
+    "YOU", "BoardStore", "IllegalCall", "NewBoard", "NotYourTurnError", "Result", "Room",
+    "Session", "UnknownBoardError", "UnknownCallError", "WebError", "Why", "dd_table_cached",
+]
