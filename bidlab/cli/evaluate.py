@@ -6,16 +6,9 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from bidlab.cli import app
+from bidlab.cli._progress import progress_bar
 
 console = Console()
 
@@ -44,9 +37,8 @@ def match(
         safe = lambda s: "".join(ch if ch.isalnum() else "_" for ch in s)[:40]  # noqa: E731
         out = Path("results") / f"match-{safe(agent_a)}-vs-{safe(agent_b)}-{split}-{boards}-s{seed}"
     m = Match(cfg, out)
-    with Progress(TextColumn("[bold]match[/bold]"), BarColumn(), MofNCompleteColumn(), TextColumn("boards"),
-                  TimeElapsedColumn(), TimeRemainingColumn(), console=console) as bar:
-        task = bar.add_task("boards", total=boards)
+    with progress_bar(console) as bar:
+        task = bar.add_task("match", total=boards, info="boards")
         summary = m.run(workers=workers, progress=lambda done, total: bar.update(task, completed=done))
     console.print(summary.line(), highlight=False)
     console.print(f"results: {out}/results.jsonl, auctions: {out}/auctions.pbn", highlight=False)

@@ -6,23 +6,12 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+
+from bidlab.cli._progress import progress_bar
 
 data_app = typer.Typer(help="Expert auctions for supervised learning: generate or import.", no_args_is_help=True)
 train_app = typer.Typer(help="Train networks: sl (supervised policy from expert auctions).", no_args_is_help=True)
 console = Console()
-
-
-def _bar() -> Progress:
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TextColumn("{task.fields[info]}"), TimeElapsedColumn(), TimeRemainingColumn(), console=console)
 
 
 @data_app.command("expert")
@@ -37,7 +26,7 @@ def data_expert(
     """Bid random deals with four expert bots and store every (state, call) pair."""
     from bidlab.learn.data import generate_expert
 
-    with _bar() as bar:
+    with progress_bar(console) as bar:
         task = bar.add_task("bidding", total=boards, info="boards")
         aset = generate_expert(out, boards, teacher=teacher, seed=seed, shard_size=shard_size, workers=workers,
                                progress=lambda d, t: bar.update(task, completed=d))
@@ -92,7 +81,7 @@ def train_sl_cmd(
         torch.set_num_threads(threads)
     cfg = SLConfig(preset=preset, lr=lr, batch_size=batch_size, epochs=epochs, seed=seed, device=device,
                    checkpoint_every=checkpoint_every, max_steps=max_steps)
-    with _bar() as bar:
+    with progress_bar(console) as bar:
         task = bar.add_task("epoch 1", total=None, info="")
 
         def show(ev: dict) -> None:

@@ -23,9 +23,7 @@ import math
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +38,7 @@ from bidlab.cards import Deal
 from bidlab.errors import BidlabError
 from bidlab.eval.bidding import Table, bid_tables
 from bidlab.fileio import write_json_atomic, write_text_atomic
+from bidlab.parallel import run_tasks
 
 
 class MatchError(BidlabError):
@@ -152,12 +151,6 @@ def _score_room(room: str, auction: Auction, table: np.ndarray, board: Board) ->
     }
 
 
-def _worker_init() -> None:
-    # One thread per process: the two match workers already use both cores.
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    os.environ.setdefault("MKL_NUM_THREADS", "1")
-
-
 def _run_chunk(args) -> tuple[int, list[dict]]:
     cfg_dict, chunk, numbers, deals, dd, ids = args
     return chunk, play_boards(MatchConfig(**cfg_dict), chunk, numbers, deals, dd, ids)
@@ -227,29 +220,16 @@ class Match:
         done = self.cfg.boards - sum(self._chunk_len(k) for k in pending)
         if progress:
             progress(done, self.cfg.boards)
-        tasks = [self._task(k) for k in pending]
-        if workers <= 1 or len(tasks) <= 1:
-            for t in tasks:
-                k, recs = _run_chunk(t)
-                self._save_chunk(k, recs)
-                done += len(recs)
-                if progress:
-                    progress(done, self.cfg.boards)
-        else:
-            with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
-                                     initializer=_worker_init) as pool:
-                futures = [pool.submit(_run_chunk, t) for t in tasks]
-                try:
-                    for fut in as_completed(futures):
-                        k, recs = fut.result()
-                        self._save_chunk(k, recs)
-                        done += len(recs)
-                        if progress:
-                            progress(done, self.cfg.boards)
-                except BaseException:
-                    for f in futures:
-                        f.cancel()
-                    raise
+        state = {"done": done}
+
+        def save(result: tuple[int, list[dict]]) -> None:
+            k, recs = result
+            self._save_chunk(k, recs)
+            state["done"] += len(recs)
+            if progress:
+                progress(state["done"], self.cfg.boards)
+
+        run_tasks(_run_chunk, [self._task(k) for k in pending], workers, save)
         return self.finish()
 
     def _chunk_len(self, k: int) -> int:

@@ -23,9 +23,7 @@ import io
 import json
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +34,7 @@ from bidlab.bridge.calls import NUM_CALLS, Call
 from bidlab.cards import Deal, random_deals
 from bidlab.errors import BidlabError, FileFormatError
 from bidlab.fileio import write_bytes_atomic, write_json_atomic
+from bidlab.parallel import run_tasks
 
 FORMAT = "bidlab-auctions"
 MANIFEST = "manifest.json"
@@ -195,27 +194,16 @@ def generate_expert(out: str | os.PathLike, boards: int, *, teacher: str = "sayc
     done = boards - sum(t[3] for t in tasks)
     if progress:
         progress(done, boards)
-    if workers <= 1 or len(tasks) <= 1:
-        for t in tasks:
-            k, arrays = _bid_shard(t)
-            aset.append(k, arrays)
-            done += len(arrays)
-            if progress:
-                progress(done, boards)
-        return aset
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        futures = [pool.submit(_bid_shard, t) for t in tasks]
-        try:
-            for fut in as_completed(futures):
-                k, arrays = fut.result()
-                aset.append(k, arrays)
-                done += len(arrays)
-                if progress:
-                    progress(done, boards)
-        except BaseException:
-            for f in futures:
-                f.cancel()
-            raise
+    state = {"done": done}
+
+    def save(result: tuple[int, AuctionArrays]) -> None:
+        k, arrays = result
+        aset.append(k, arrays)
+        state["done"] += len(arrays)
+        if progress:
+            progress(state["done"], boards)
+
+    run_tasks(_bid_shard, tasks, workers, save)
     return aset
 
 
