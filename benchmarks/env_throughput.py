@@ -8,7 +8,8 @@ openspiel480 observation of the player to act before every call:
 - OpenSpiel (the baseline): ``pyspiel.load_game("bridge", use_double_dummy_result=False)``
   driven through its Python API by its fastest path: deal with 52 ``apply_action`` chance
   moves, then per call ``write_observation_tensor`` into a reused float32 buffer,
-  ``legal_actions()``, a ``random.Random`` choice and ``apply_action``. A second baseline
+  ``legal_actions()`` (which also tells that the auction is over), a ``random.Random``
+  choice and ``apply_action``. A second baseline
   variant clones a pre-dealt state instead of dealing (less work for OpenSpiel); the ratio
   is reported against the faster of the two. OpenSpiel does no DD scoring here.
 
@@ -80,18 +81,21 @@ def bench_openspiel(seconds: float, seed: int, clone_dealt: bool) -> float:
             state = game.new_initial_state()
             for a in deal_actions[k]:
                 state.apply_action(a)
-        while state.current_phase() == 1:  # the auction
-            state.write_observation_tensor(buf)
+        while True:
             legal = state.legal_actions()
-            state.apply_action(legal[rnd.randrange(len(legal))])
+            if not legal or legal[0] < 52:  # passed out (terminal) or the play has begun
+                break
+            state.write_observation_tensor(buf)
+            state.apply_action(legal[int(rnd.random() * len(legal))])
         auctions += 1
     return auctions / elapsed
 
 
-def bench_selfplay_share(boards: int, hidden: int, depth: int, seconds: float, seed: int):
+def bench_selfplay_share(boards: int, hidden: int, depth: int, seconds: float, seed: int, threads: int):
     """Seconds per step for env (step + encoding) and for the policy (forward + sampling)."""
     import torch
 
+    torch.set_num_threads(threads)
     layers: list[torch.nn.Module] = []
     width = 480
     for _ in range(depth):
@@ -134,6 +138,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--nets", default="4x256,4x512,4x2048",
                    help="stand-in policy MLPs for the self-play share, as DEPTHxWIDTH,...")
+    p.add_argument("--torch-threads", type=int, default=1, help="torch intra-op threads for the forward pass")
     a = p.parse_args()
 
     env_rate, step_s = bench_env(a.boards, a.seconds, a.seed)
@@ -150,8 +155,10 @@ def main() -> None:
 
     for spec in a.nets.split(","):
         depth, hidden = (int(x) for x in spec.lower().split("x"))
-        t_env, t_net = bench_selfplay_share(a.boards, hidden, depth, min(a.seconds, 3.0), a.seed)
-        print(f"self-play step, B={a.boards}, stand-in MLP 480-{depth}x{hidden}-38: env {t_env * 1e3:.2f} ms, "
+        t_env, t_net = bench_selfplay_share(a.boards, hidden, depth, min(a.seconds, 3.0), a.seed,
+                                            a.torch_threads)
+        print(f"self-play step, B={a.boards} (duplicate, {a.boards // 2} pairs), stand-in MLP "
+              f"480-{depth}x{hidden}-38, {a.torch_threads} torch thread(s): env {t_env * 1e3:.2f} ms, "
               f"policy forward+sample {t_net * 1e3:.2f} ms -> env share {t_env / (t_env + t_net):.0%}")
 
 

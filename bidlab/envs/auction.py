@@ -48,7 +48,6 @@ NO_CALL = -1
 
 # Vulnerability of boards 1..16 (standard cycle), as Vulnerability ids.
 _VUL_CYCLE = np.array([0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2], dtype=np.int8)
-_BID_IDS = np.arange(3, NUM_CALLS, dtype=np.int16)
 _HAND_COLS = HAND_OFFSET + OPENSPIEL_CARD
 _SEATS = np.arange(4, dtype=np.int64)
 _OBS_DTYPE = np.uint8
@@ -187,7 +186,9 @@ class AuctionEnv:
     """``N`` auction tables over numpy arrays; see the module docstring.
 
     ``deals``: ``uint8[n, 52]`` holders; ``dd``: ``uint8[n, 4, 5]`` double-dummy tricks by
-    declarer N, E, S, W and strain C, D, H, S, NT (the deal store's format).
+    declarer N, E, S, W and strain C, D, H, S, NT (the deal store's format), or None for an
+    unscored env that reports contracts only (``tricks`` -1, ``score`` 0), e.g. for a search
+    that solves just the contracts its rollouts reach.
     """
 
     def __init__(self, deals: np.ndarray, dd: np.ndarray, config: EnvConfig | None = None, **overrides):
@@ -198,6 +199,8 @@ class AuctionEnv:
             raise EnvError(f"num_boards must be a positive integer, got {cfg.num_boards!r}")
         if cfg.order not in ("random", "sequential"):
             raise EnvError(f"order must be 'random' or 'sequential', got {cfg.order!r}")
+        if cfg.duplicate and self._src_dd is None:
+            raise EnvError("duplicate mode scores pairs in IMPs and needs dd tables (dd=None given)")
         self._dealer_mode = _parse_dealer(cfg.dealer)
         self._vul_mode = _parse_vul(cfg.vulnerability)
         self.num_pairs = cfg.num_boards if cfg.duplicate else 0
@@ -243,7 +246,7 @@ class AuctionEnv:
         self._obs_base = (self._all4 + _SEATS[None, :]) * OPENSPIEL480
         self._legal_base = self._all * (NUM_CALLS + 1)
         self._vul_rows = _vulnerability_rows()
-        self._dd_flat = self._src_dd.reshape(-1)
+        self._dd_flat = None if self._src_dd is None else self._src_dd.reshape(-1)
         self._score_flat = score_table().reshape(-1)
         self.reset()
 
@@ -428,6 +431,19 @@ class AuctionEnv:
         call = np.where(k == 0, 0, np.where(k <= x + xx, 1 + xx, first_bid + k - 1 - x - xx))
         return np.where(self.done, NO_CALL, call)
 
+    def replay(self, history: np.ndarray) -> list[StepResult]:
+        """Apply recorded calls column by column: ``history[t, i]`` is table t's next i-th call,
+        -1 once its calls run out (vectorized over tables, one :meth:`step` per column).
+
+        With ``auto_reset`` a table that finishes is reset at once, so replay onto fresh
+        tables (``reset``) with ``auto_reset=False`` when the end state matters.
+        """
+        h = np.asarray(history)
+        if h.ndim != 2 or h.shape[0] != self.num_tables or not np.issubdtype(h.dtype, np.integer):
+            raise BatchError(f"history must be an integer array of shape ({self.num_tables}, L), "
+                             f"got {h.dtype}{list(h.shape)}")
+        return [self.step(h[:, i]) for i in range(h.shape[1])]
+
     def _finish(self, rows: np.ndarray) -> StepResult:
         """Mark ``rows`` done and score them: contract, declarer, DD tricks, NS score."""
         n = self.num_tables
@@ -447,10 +463,14 @@ class AuctionEnv:
             bid = srow[:, _S_LB] - 3
             lv, st, dbl = bid // 5 + 1, bid % 5, srow[:, _S_DBL]
             dec = srow[np.arange(len(r)), _S_FN + (srow[:, _S_LBS] & 1) * 5 + st]
-            tr = self._dd_flat[self.deal_index[r] * 20 + dec * 5 + st].astype(np.int64)
-            vul = _VUL_FLAT[self.vulnerability[r] * 2 + (dec & 1)]
-            pts = self._score_flat[(((lv - 1) * 5 + st) * 3 + dbl) * 28 + vul * 14 + tr]
-            ns = np.where(dec & 1, -pts, pts)
+            if self._dd_flat is None:  # unscored env: tricks -1, score 0
+                tr = np.full(len(r), -1, np.int64)
+                ns = np.zeros(len(r), np.int64)
+            else:
+                tr = self._dd_flat[self.deal_index[r] * 20 + dec * 5 + st].astype(np.int64)
+                vul = _VUL_FLAT[self.vulnerability[r] * 2 + (dec & 1)]
+                pts = self._score_flat[(((lv - 1) * 5 + st) * 3 + dbl) * 28 + vul * 14 + tr]
+                ns = np.where(dec & 1, -pts, pts)
             level[r], strain[r], doubled[r], declarer[r], tricks[r], score[r] = lv, st, dbl, dec, tr, ns
             self.final_score[r] = ns
         if not self.config.duplicate:
@@ -526,21 +546,30 @@ def _vulnerability_rows() -> np.ndarray:
 
 def _check_source(deals, dd):
     deals = np.asarray(deals)
-    dd = np.asarray(dd)
     if deals.ndim != 2 or deals.shape[1] != 52 or len(deals) == 0:
         raise BatchError(f"deals must be uint8[n, 52] with n >= 1, got {deals.dtype}{list(deals.shape)}")
+    if dd is None:  # unscored: contracts only (a search solves the contracts it reaches itself)
+        _check_deals(deals)
+        return deals.astype(np.uint8, copy=False), None
+    dd = np.asarray(dd)
     if dd.shape != (len(deals), 4, 5):
         raise BatchError(f"dd must have shape ({len(deals)}, 4, 5) to match deals, got {dd.shape}")
     if not np.issubdtype(deals.dtype, np.integer) or not np.issubdtype(dd.dtype, np.integer):
         raise BatchError(f"deals and dd must be integer arrays, got {deals.dtype} and {dd.dtype}")
-    counts = np.stack([(deals == s).sum(axis=1) for s in range(4)], axis=1)
-    bad = np.flatnonzero((counts != 13).any(axis=1))
-    if bad.size:
-        raise BatchError(f"deals[{bad[0]}] is not a deal: seats hold {counts[bad[0]].tolist()} cards")
+    _check_deals(deals)
     bad = np.flatnonzero(((dd < 0) | (dd > 13)).reshape(len(dd), -1).any(axis=1))
     if bad.size:
         raise BatchError(f"dd[{bad[0]}] has trick counts outside 0..13")
     return deals.astype(np.uint8, copy=False), dd.astype(np.uint8, copy=False)
+
+
+def _check_deals(deals: np.ndarray) -> None:
+    if not np.issubdtype(deals.dtype, np.integer):
+        raise BatchError(f"deals must be an integer array, got {deals.dtype}")
+    counts = np.stack([(deals == s).sum(axis=1) for s in range(4)], axis=1)
+    bad = np.flatnonzero((counts != 13).any(axis=1))
+    if bad.size:
+        raise BatchError(f"deals[{bad[0]}] is not a deal: seats hold {counts[bad[0]].tolist()} cards")
 
 
 def _parse_dealer(d):

@@ -300,3 +300,33 @@ def test_from_shipped_store():
     rng = np.random.default_rng(0)
     while not env.step(env.random_calls(rng)).finished.any():
         pass
+
+
+def test_unscored_env_and_replay_of_recorded_auctions():
+    """dd=None reports contracts only; replay() reaches the same state as calling one by one."""
+    deals, _ = source(20, seed=16)
+    texts = ["1S P 4S P P P", "P P P P", "1NT X XX P P P", "1C 1D 1H 1S P P P"]
+    dealers = np.array([0, 1, 2, 3])
+    env = AuctionEnv(deals, None, num_boards=4, auto_reset=False)
+    env.reset(deal_index=np.arange(4), dealer=dealers, vulnerability=np.zeros(4, np.int64))
+    auctions = [Auction.parse(t, Seat(int(d))) for t, d in zip(texts, dealers)]
+    width = max(len(a) for a in auctions)
+    h = np.full((4, width), NO_CALL)
+    for t, a in enumerate(auctions):
+        h[t, :len(a)] = [c.id for c in a.calls]
+    results = env.replay(h)
+    assert env.done.all()
+    for t, a in enumerate(auctions):
+        assert env.auction(t) == a
+        r = results[len(a) - 1]
+        assert r.finished[t] and r.score[t] == 0
+        c = a.contract
+        if c is None:
+            assert r.level[t] == 0 and r.declarer[t] == -1
+        else:
+            assert (r.level[t], r.strain[t], r.doubled[t], r.declarer[t], r.tricks[t]) == (
+                c.level, int(c.strain), c.doubled, int(c.declarer), -1)
+    with pytest.raises(BatchError, match="history must be an integer array of shape"):
+        env.replay(np.zeros((3, 2), np.int64))
+    with pytest.raises(EnvError, match="duplicate mode .* needs dd tables"):
+        AuctionEnv(deals, None, EnvConfig.qiu(num_boards=2))
