@@ -14,13 +14,13 @@ observer=None, out=None) -> out`` over a batch of ``n`` auction states:
 (``observation_tensor()[4:484]``), the input of Qiu et al.'s policy and belief nets
 (Appendix B, Table VI):
 
-====== ====================================================================================
-0:4    vulnerability: our side [not vul, vul], then the opponents' [not vul, vul]
-4:8    passes made before the first bid, by relative seat (0 self, 1 LHO, 2 partner, 3 RHO)
-8:428  35 blocks of 12, one per bid 1C..7NT: who bid it, who doubled it, who redoubled it,
-       4 relative seats each
+======= ===================================================================================
+0:4     vulnerability: our side [not vul, vul], then the opponents' [not vul, vul]
+4:8     passes made before the first bid, by relative seat (0 self, 1 LHO, 2 partner, 3 RHO)
+8:428   35 blocks of 12, one per bid 1C..7NT: who bid it, who doubled it, who redoubled it,
+        4 relative seats each
 428:480 own 13 cards, in OpenSpiel's card order rank*4 + suit
-====== ====================================================================================
+======= ===================================================================================
 
 Relative seat = (seat of the caller - observer) mod 4 with the real dealer. OpenSpiel always
 lets North deal, so its tensor agrees with this one only for North dealing (OpenSpiel issue
@@ -193,7 +193,6 @@ def _running_last_bid(history: np.ndarray) -> np.ndarray:
 
 
 def _write_480(out, deals, dealer, vul, history, observer) -> None:
-    n = deals.shape[0]
     side = observer % 2
     we = VULNERABLE[vul, side]
     they = VULNERABLE[vul, 1 - side]
@@ -218,7 +217,6 @@ def _write_480(out, deals, dealer, vul, history, observer) -> None:
     out[rows[keep], col[keep]] = 1
     hand = out[:, HAND_OFFSET:HAND_OFFSET + 52]
     hand[:, OPENSPIEL_CARD] = deals == observer[:, None]
-    del n
 
 
 def legal_masks(dealer, history, length=None, *, out=None) -> np.ndarray:
@@ -278,3 +276,32 @@ def openspiel_deal_actions(holders) -> list[int]:
         raise FeatureError(f"holders must be 52 seats with 13 cards each, got shape {h.shape}")
     hands = [OPENSPIEL_CARD[np.flatnonzero(h == s)] for s in range(4)]
     return [int(hands[k % 4][k // 4]) for k in range(52)]
+
+
+def encode_views(views, kind: str = "openspiel480", out=None) -> np.ndarray:
+    """Encode agents' :class:`~bidlab.agents.base.BiddingView` objects (one row each).
+
+    A view holds only its own hand, so only the encodings without hidden cards are possible:
+    ``"openspiel480"`` and ``"jps267"``.
+    """
+    encoders = {"openspiel480": encode_openspiel480, "jps267": encode_jps267}
+    if kind not in encoders:
+        raise FeatureError(f"kind must be one of {sorted(encoders)} for views, got {kind!r}")
+    n = len(views)
+    holders = np.empty((n, 52), np.uint8)
+    dealer = np.empty(n, np.int64)
+    vul = np.empty(n, np.int64)
+    observer = np.empty(n, np.int64)
+    length = max((len(v.auction) for v in views), default=0)
+    history = np.full((n, max(length, 1)), -1, np.int64)
+    for i, v in enumerate(views):
+        own = np.array([c.index for c in v.hand], dtype=np.int64)
+        # the other 39 cards go to the other seats in any order: these encodings ignore them
+        others = np.setdiff1d(np.arange(52), own)
+        holders[i, own] = int(v.seat)
+        holders[i, others] = (int(v.seat) + 1 + np.arange(39) // 13) % 4
+        dealer[i] = int(v.auction.dealer)
+        vul[i] = int(v.vulnerability)
+        observer[i] = int(v.seat)
+        history[i, :len(v.auction)] = [c.id for c in v.auction.calls]
+    return encoders[kind](holders, dealer, vul, history, observer=observer, out=out)

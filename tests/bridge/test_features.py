@@ -246,3 +246,20 @@ def test_deal_object_round_trip_with_encoder():
     # North holds AKQJ of spades: OpenSpiel cards rank*4+3 for ranks 9..12
     assert all(out[428 + r * 4 + 3] == 1 for r in (9, 10, 11, 12))
     assert out[428:].sum() == 13
+
+
+def test_encode_views_equals_encoding_from_the_deal():
+    from bidlab.agents.base import BiddingView
+    from bidlab.bridge.features import encode_views
+
+    deals, states = random_auction_states(30, seed=31)
+    states = states[::7]
+    views = []
+    for i, d, vul, calls in states:
+        a = Auction(Seat(d), calls)
+        views.append(BiddingView(a.to_act, Deal.from_array(deals[i])[a.to_act], a, Vulnerability(vul)))
+    args = batch(deals, states)
+    assert np.array_equal(encode_views(views), encode_openspiel480(*args))
+    assert np.array_equal(encode_views(views, "jps267"), encode_jps267(*args))
+    with pytest.raises(FeatureError, match="kind must be one of"):
+        encode_views(views, "value636")
