@@ -107,6 +107,11 @@ _DEAD_KEY = NUM_CALLS * 6
 _INIT_KEY = 0  # no bid, not doubled, "same side" irrelevant
 _VUL_FLAT = VULNERABLE.astype(np.int64).reshape(-1)  # [vulnerability * 2 + side]
 _DBL_NEXT, _PAS_NEXT, _FN_COL, _OBS_BASE, _LEGAL, _REL = _transition_tables()
+# column written in each observer's view by (call, last bid before it, caller): [key, observer],
+# with key = ((call + 1) * 38 + last bid) * 4 + caller; a huge value where nothing is written
+_NO_WRITE = 1 << 40
+_OBS_COL = np.where(_OBS_BASE[:, None, None] >= 0, _OBS_BASE[:, None, None] + _REL[None, :, :],
+                    _NO_WRITE).reshape(-1, 4)
 
 
 class EnvError(BidlabError, ValueError):
@@ -368,9 +373,9 @@ class AuctionEnv:
         self._hist_flat[self._hist_base + self.length] = c
         self.length += act
         # every seat's observation: at most one value per observer (base -1: nothing)
-        base = _OBS_BASE[c1 * NUM_CALLS + lb_before]
-        flat = self._obs_base + (base[:, None] + _REL[s])
-        self._obs_flat[np.where(base[:, None] >= 0, flat, self._obs_sink)] = 1.0
+        flat = self._obs_base + _OBS_COL[(c1 * NUM_CALLS + lb_before) * 4 + s]
+        np.minimum(flat, self._obs_sink, out=flat)
+        self._obs_flat[flat] = 1
 
         is_bid = c >= 3
         np.copyto(st[:, _S_LB], c, where=is_bid, casting="unsafe")
