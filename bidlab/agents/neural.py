@@ -17,32 +17,9 @@ import torch
 
 from bidlab.agents.base import AgentBase, BiddingView
 from bidlab.bridge.calls import Call
-from bidlab.bridge.features import OPENSPIEL480, encode_openspiel480, legal_masks
+from bidlab.bridge.features import OPENSPIEL480, encode_views
 from bidlab.errors import BidlabError
 from bidlab.learn.nets import ModelFileError, load_model
-
-
-def views_to_arrays(views: Sequence[BiddingView]) -> tuple[np.ndarray, ...]:
-    """(deals, dealer, vulnerability, history) arrays for the encoders.
-
-    Only the observer's own cards are known; the encoders of the 480 features read
-    nothing else, so the other 39 cards are given to the observer's left-hand opponent.
-    """
-    n = len(views)
-    length = max((len(v.auction.calls) for v in views), default=0)
-    deals = np.empty((n, 52), dtype=np.uint8)
-    history = np.full((n, max(length, 1)), -1, dtype=np.int64)
-    dealer = np.empty(n, dtype=np.int64)
-    vul = np.empty(n, dtype=np.int64)
-    for i, v in enumerate(views):
-        own = np.zeros(52, dtype=bool)
-        own[[c.index for c in v.hand]] = True
-        deals[i] = np.where(own, int(v.seat), (int(v.seat) + 1) % 4)
-        calls = [c.id for c in v.auction.calls]
-        history[i, : len(calls)] = calls
-        dealer[i] = int(v.auction.dealer)
-        vul[i] = int(v.vulnerability)
-    return deals, dealer, vul, history
 
 
 class NeuralAgent(AgentBase):
@@ -63,9 +40,8 @@ class NeuralAgent(AgentBase):
 
     def probabilities(self, views: Sequence[BiddingView]) -> np.ndarray:
         """Legal-masked call probabilities ``float32[n, 38]``."""
-        deals, dealer, vul, history = views_to_arrays(views)
-        x = encode_openspiel480(deals, dealer, vul, history)
-        legal = legal_masks(dealer, history)
+        x = encode_views(views, "openspiel480")
+        legal = np.array([v.auction.legal_mask() for v in views], dtype=bool)
         with torch.inference_mode():
             logits = self.net(torch.from_numpy(x).to(self.device))
             logits = logits.masked_fill(~torch.from_numpy(legal).to(self.device), float("-inf"))
