@@ -8,7 +8,9 @@ with UCB1 over the moves legal in that determinization (counting availability, s
 is scored against the iterations in which it could have been played), expands one node,
 finishes the round with a fast rollout policy and backs up the round's point gap
 (App. F.3's ``X = points_partners - points_opponents``, bag penalties included) scored
-from each mover's side, divided by :attr:`ISMCTSConfig.reward_scale`.
+from each mover's side, divided by :attr:`ISMCTSConfig.reward_scale`. Unlike App. F.3 we
+charge every bag taken its share of the future bag penalty (:attr:`ISMCTSConfig.bag_cost`):
+with the bare round score a search collects overtricks as +1 each.
 
 ``UCT(X)`` (Sec. 5.1): SRP plays the first 13 - X tricks, the search plays the last X.
 
@@ -43,6 +45,10 @@ class ISMCTSConfig:
     uct_tricks: int | None = None
     #: Rollout policy: "random" (uniform legal cards) or "greedy" (win cheaply / duck low).
     rollout: str = "greedy"
+    #: Charge each bag taken its share of the future penalty (bag_penalty / bag_limit per bag),
+    #: so a bag is worth 1 - 10 = -9 points instead of +1 (the round score alone ignores the
+    #: penalty until the limit is crossed, which makes a search greedy for overtricks).
+    bag_cost: bool = True
 
     def __post_init__(self):
         if self.iterations < 1:
@@ -273,6 +279,8 @@ class ISMCTSPlayer:
         bags = view.bags
         scale = cfg.reward_scale
         c_explore = cfg.exploration
+        limit = view.rules.bag_limit
+        per_bag = view.rules.bag_penalty / limit if cfg.bag_cost and limit else 0.0
         root = _Node(-1)
         deadline = time.perf_counter() + cfg.time_limit if cfg.time_limit else None
         n_iter = 0
@@ -324,7 +332,10 @@ class ISMCTSPlayer:
                 path.append(node)
             rollout(s, rng)
             ns, ew = score_round(s.rules, s.bids, s.blind, tuple(s.tricks), bags)  # type: ignore[arg-type]
-            gap = (ns.points - ew.points) / scale
+            gap = ns.points - ew.points
+            if per_bag:
+                gap -= per_bag * ((ns.bags - bags[0] + ns.bag_penalties * limit) - (ew.bags - bags[1] + ew.bag_penalties * limit))
+            gap /= scale
             for nd in path[1:]:
                 nd.visits += 1
                 nd.total += gap if nd.mover & 1 == 0 else -gap
@@ -346,15 +357,17 @@ def make_search_player(spec: str, seed: int = 0) -> ISMCTSPlayer:
     rollout = "greedy"
     if base.endswith("-random"):
         base, rollout = base[: -len("-random")], "random"
-    cfg = ISMCTSConfig.cpu()
+    cfg = replace(ISMCTSConfig.cpu(), rollout=rollout)
     if base == "ismcts":
         pass
     elif base.startswith("uct") and base[3:].isdigit():
-        cfg = replace(cfg, uct_tricks=int(base[3:]))
+        try:
+            cfg = replace(cfg, uct_tricks=int(base[3:]))
+        except SpadesError as e:
+            raise TournamentError(f"player {spec!r}: {e}") from None
     else:
         known = "wrp, srp, ismcts[:N|:Ts], uct<X>[:N|:Ts]"
         raise TournamentError(f"unknown player {spec!r}; known: {known}")
-    cfg = replace(cfg, rollout=rollout)
     if arg:
         try:
             if arg.endswith("s"):

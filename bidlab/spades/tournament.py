@@ -156,7 +156,7 @@ def summarize(results: list[dict]) -> dict:
         "nil_rate_b": nil["b_bids"] / rounds,
         "nil_success_b": nil["b_made"] / nil["b_bids"] if nil["b_bids"] else float("nan"),
         "draws": sum(1 for r in results if r["result_a"] == 0.5),
-        "cpu_seconds": round(sum(r["seconds"] for r in results), 1),
+        "cpu_seconds": round(sum(r.get("seconds", 0.0) for r in results), 1),
     }
 
 
@@ -209,6 +209,11 @@ def run_tournament(
     if progress:
         progress(len(results), cfg.games)
     last = time.monotonic()
+
+    def on_term(signum, frame):  # a kill saves the finished games like Ctrl-C does
+        raise KeyboardInterrupt
+
+    old_term = signal.signal(signal.SIGTERM, on_term)
     try:
         if workers <= 1:
             it = (play_tournament_game(cfg, i) for i in todo)
@@ -230,4 +235,5 @@ def run_tournament(
                 pool.join()
     finally:
         save()
+        signal.signal(signal.SIGTERM, old_term)
     return summarize(results)

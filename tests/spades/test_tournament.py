@@ -1,0 +1,109 @@
+"""Tournament runner: seat alternation, resume, repeatability, statistics, CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from typer.testing import CliRunner
+
+from bidlab.cli import app
+from bidlab.spades.errors import TournamentError
+from bidlab.spades.tournament import TournamentConfig, play_tournament_game, run_tournament, summarize
+
+
+def _strip(results):
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in results]
+
+
+def test_resume_gives_the_same_results_as_one_run(tmp_path):
+    cfg10 = TournamentConfig("io", "rb", "srp", "wrp", games=10, seed=3)
+    one = tmp_path / "one.json"
+    run_tournament(cfg10, one, workers=1)
+    part = tmp_path / "part.json"
+    run_tournament(TournamentConfig("io", "rb", "srp", "wrp", games=4, seed=3), part, workers=1)
+    assert len(json.loads(part.read_text())["results"]) == 4
+    run_tournament(cfg10, part, workers=2)
+    a = json.loads(one.read_text())
+    b = json.loads(part.read_text())
+    assert _strip(a["results"]) == _strip(b["results"])
+    assert [r["index"] for r in b["results"]] == list(range(10))
+
+
+def test_resume_refuses_a_different_setup(tmp_path):
+    out = tmp_path / "t.json"
+    run_tournament(TournamentConfig("rb", "rb", games=2, seed=1), out, workers=1)
+    with pytest.raises(TournamentError, match="different setup"):
+        run_tournament(TournamentConfig("ms", "rb", games=2, seed=1), out, workers=1)
+
+
+def test_pairs_share_deals_and_swap_seats():
+    cfg = TournamentConfig("rb", "rb", "srp", "srp", games=2, seed=5)
+    g0 = play_tournament_game(cfg, 0)
+    g1 = play_tournament_game(cfg, 1)
+    assert (g0["a_side"], g1["a_side"]) == (0, 1)
+    # Identical bidders and players on both sides and the same deals: the pair is a mirror.
+    assert g0["rounds"] == g1["rounds"]
+    assert g0["result_a"] + g1["result_a"] == 1
+    assert (g0["points_a"], g0["points_b"]) == (g1["points_b"], g1["points_a"])
+
+
+def test_summary_statistics_by_hand():
+    rs = []
+    # Pair 0: A wins both; pair 1: A wins one; pair 2: A loses both.
+    for i, res in enumerate([1, 1, 1, 0, 0, 0]):
+        rs.append({"index": i, "result_a": float(res), "rounds": 2, "points_a": 10 * res, "points_b": 5,
+                   "nil": {"a_bids": 0, "a_made": 0, "b_bids": 1, "b_made": 1}})  # fmt: skip
+    s = summarize(rs)
+    assert s["win_rate_a"] == pytest.approx(0.5)
+    # Pair sums 2, 1, 0 around 0.5 * 2: deviations 1, 0, -1 -> sqrt(2 * 3 / 2) / 6.
+    assert s["win_rate_a_se"] == pytest.approx(math.sqrt(2 * 3 / 2) / 6)
+    assert s["points_per_round_a"] == pytest.approx(30 / 12)
+    assert s["points_per_round_b"] == pytest.approx(5.0 / 2)
+    assert s["points_per_round_b_se"] == pytest.approx(0.0)
+    assert s["nil_rate_b"] == pytest.approx(6 / 12) and s["nil_success_b"] == 1.0
+
+
+def test_bad_config_is_rejected():
+    with pytest.raises(TournamentError, match="unknown bidder"):
+        TournamentConfig("xx", "rb")
+    with pytest.raises(TournamentError, match="unknown player"):
+        TournamentConfig("rb", "rb", "zzz")
+
+
+def test_cli_tournament_and_summary(tmp_path):
+    out = tmp_path / "cli.json"
+    runner = CliRunner()
+    r = runner.invoke(app, ["spades", "tournament", "--bidders", "ms,rb", "--player", "srp", "--games", "4",
+                            "--workers", "1", "--out", str(out)])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "win rate" in r.output and out.exists()
+    r = runner.invoke(app, ["spades", "summary", str(out)])
+    assert r.exit_code == 0 and "ms+srp" in r.output
+    r = runner.invoke(app, ["spades", "tournament", "--bidders", "nope", "--games", "2", "--out", str(tmp_path / "x.json")])
+    assert r.exit_code == 2 and "unknown bidder" in r.output
+
+
+def test_cli_play_with_scripted_human(monkeypatch):
+    """A whole game through ``bidlab spades play`` with a scripted person at South who
+    bids 3 and types the first legal card it is shown."""
+    from bidlab.spades import human
+    from bidlab.spades.engine import card_str, mask_cards
+
+    shown = {}
+
+    class Typist(human.HumanBidderPlayer):
+        def play(self, view):
+            shown["card"] = card_str(mask_cards(view.legal)[0])
+            return super().play(view)
+
+    answers = {"bid": "3"}
+
+    def ask(prompt):
+        return answers["bid"] if prompt.startswith("Your bid") else shown["card"]
+
+    monkeypatch.setattr(human, "HumanBidderPlayer", lambda console: Typist(console, ask=ask))
+    r = CliRunner().invoke(app, ["spades", "play", "--seed", "3", "--goal", "100", "--lose", "-50"])
+    assert r.exit_code == 0, r.output
+    assert "Your hand" in r.output and "Legal:" in r.output and "Game over" in r.output
