@@ -49,6 +49,8 @@ def situation_groups(c: Ctx) -> tuple[str, ...]:
                 if c.interfered:  # RHO doubled partner's opening
                     return ("competitive_response", "notrump", "response", "placement_game", "placement")
                 return ("notrump", "response", "placement_game", "placement")
+            if c.interfered:
+                return ("slam", "opener_competitive", "notrump", "rebid", "placement_game", "placement")
             return ("slam", "notrump", "rebid", "opener_competitive", "placement_game", "placement")
         if c.opener == 2 and not i_acted:
             return ("slam", "competitive_response", "placement_game", "penalty", "placement")

@@ -46,13 +46,13 @@ def _unbid(c: Ctx) -> list[int]:
 
 @rule(OV)
 def penalty_double_of_1nt(c: Ctx):
-    if c.last_bid is not None and NAMES[c.last_bid.id] == "1NT" and c.last_bidder in (1, 3) and c.f.hcp >= 15:
+    if c.last_bid is not None and c.last_bid is c.opening and NAMES[c.last_bid.id] == "1NT" and c.f.hcp >= 15:
         return DOUBLE, "15+ HCP: penalty double of 1NT (SAYC)"
 
 
 @rule(OV)
 def overcall_over_1nt(c: Ctx):
-    if c.last_bid is None or NAMES[c.last_bid.id] != "1NT" or c.last_bidder not in (1, 3):
+    if c.last_bid is None or c.last_bid is not c.opening or NAMES[c.last_bid.id] != "1NT":
         return None
     for s in (3, 2, 1, 0):
         if c.f.lengths[s] >= 6 and c.f.good_suit(s) and c.f.hcp >= 8 or c.f.lengths[s] >= 5 and c.f.top3[s] >= 2 and c.f.hcp >= 11:
@@ -77,6 +77,15 @@ def notrump_overcall(c: Ctx):
 
 def _short_in_theirs(c: Ctx) -> bool:
     return all(c.f.lengths[s] <= 2 for s in c.their_suits)
+
+
+@rule(OV)
+def three_nt_over_preempt(c: Ctx):
+    t = _their_last_suit(c)
+    if t is None or LV[c.last_bid.id] != 3:
+        return None
+    if 16 <= c.f.hcp <= 21 and c.f.stoppers[t] and c.f.shortest() >= 2:
+        return bid(3, NT), "16+ HCP with a stopper: 3NT over their preempt"
 
 
 @rule(OV)
@@ -145,6 +154,10 @@ def takeout_double(c: Ctx):
     if f.hcp < need or not _short_in_theirs(c):
         return None
     unbid = _unbid(c)
+    if f.hcp < 17 and any(f.lengths[s] >= 5 for s in unbid) and not any(
+        f.lengths[s] >= 4 for s in unbid if s in MAJORS
+    ):
+        return None  # a five-card suit and no four-card major: overcall instead
     short_unbid = [s for s in unbid if f.lengths[s] < 3]
     if not short_unbid or (f.hcp >= 15 and len(short_unbid) == 1 and short_unbid[0] < 2):
         return DOUBLE, f"{f.hcp} HCP, short in their suit, support for the unbid suits: takeout double (SAYC)"
@@ -178,15 +191,6 @@ def simple_overcall(c: Ctx):
 
 
 @rule(OV)
-def three_nt_over_preempt(c: Ctx):
-    t = _their_last_suit(c)
-    if t is None or LV[c.last_bid.id] != 3:
-        return None
-    if c.f.hcp >= 16 and c.f.stoppers[t]:
-        return bid(3, NT), "16+ HCP with a stopper: 3NT over their preempt"
-
-
-@rule(OV)
 def pass_no_overcall(c: Ctx):
     return PASS, "no sound overcall or double"
 
@@ -201,10 +205,18 @@ def _partner_first_action(c: Ctx):
     return None
 
 
+def _direct_over_opening(c: Ctx, call) -> bool:
+    """``call`` was made right after the opening bid (the direct seat)."""
+    for i, x in enumerate(c.calls):
+        if x.id >= 3:
+            return i + 1 < len(c.calls) and c.calls[i + 1] is call
+    return False
+
+
 @rule(AD)
 def answer_michaels_or_unusual(c: Ctx):
     a = _partner_first_action(c)
-    if a is None or a.id < 3 or c.last_bidder == 1 and c.last_bid != a:
+    if a is None or a.id < 3 or c.last_bidder == 1 and c.last_bid != a or not _direct_over_opening(c, a):
         return None
     opening = c.opening
     if LV[a.id] == 2 and ST[a.id] == NT and c.last_bid == a:
@@ -236,6 +248,8 @@ def advance_takeout_double(c: Ctx):
     if not free and f.lengths[t] >= 5 and f.top3[t] >= 2 and f.hcp >= 7:
         return PASS, f"long strong {SUIT_NAMES[t]}: converts the takeout double to penalties"
     unbid = [s for s in range(4) if s not in c.their_suits]
+    if not unbid:
+        return None
     best = max(unbid, key=lambda s: (f.lengths[s] + (1 if s in MAJORS else 0), s))
     if f.hcp >= 12:
         if best in MAJORS and f.lengths[best] >= 5 and c.legal(bid(4, best)):
@@ -482,6 +496,8 @@ def answer_negative_double(c: Ctx):
         return None
     f = c.f
     o = ST[c.opening.id]
+    if o == NT:
+        return None  # partner's double of their overcall of my notrump is for penalties
     t = ST[c.last_bid.id] if ST[c.last_bid.id] < NT else None
     for m in (3, 2):
         if m != o and m != t and f.lengths[m] >= 4:
@@ -503,8 +519,10 @@ def answer_cue_bid_raise(c: Ctx):
     if not c.partner_calls or c.last_bidder != 2 or not c.my_calls:
         return None
     pb = c.partner_calls[-1]
-    if pb.id < 3 or ST[pb.id] == NT or ST[pb.id] not in c.their_suits:
+    if pb.id < 3 or ST[pb.id] == NT or ST[pb.id] not in c.their_suits or LV[pb.id] > 3:
         return None
+    if sum(1 for x in c.partner_calls if x.id >= 3) != 1 or sum(1 for x in c.my_calls if x.id >= 3) != 1:
+        return None  # only partner's first bid, a cue bid right after my one bid
     mine = next((x for x in c.my_calls if x.id >= 3), None)
     if mine is None or ST[mine.id] == NT:
         return None
@@ -515,6 +533,28 @@ def answer_cue_bid_raise(c: Ctx):
     if extra and c.f.stoppers[ST[pb.id]] and c.legal(bid(3, NT)):
         return bid(3, NT), "accepts the cue-bid raise in notrump"
     return c.cheapest(s), "minimum: returns to the suit"
+
+
+@rule(OC)
+def doubler_rebid(c: Ctx):
+    """After my takeout double: 17+ with a long suit bids it, 19+ balanced bids notrump."""
+    mine = [x for x in c.my_calls if x.id]
+    if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3) or c.last_bidder not in (1, 3):
+        return None
+    f = c.f
+    if f.hcp < 17:
+        return None
+    for s in sorted(range(4), key=lambda x: (-f.lengths[x], -x)):
+        if s not in c.their_suits and f.lengths[s] >= 5:
+            cb = c.cheapest(s)
+            if cb is not None and LV[cb.id] <= 3:
+                return cb, f"17+ HCP with 5+ {SUIT_NAMES[s]}: shows the strong hand after doubling"
+    t = _their_last_suit(c)
+    if f.balanced and f.hcp >= 19 and (t is None or f.stoppers[t]):
+        cb = c.cheapest(NT)
+        if cb is not None and LV[cb.id] <= 3:
+            return cb, "19+ balanced with a stopper: notrump after doubling"
+    return None
 
 
 @rule(OC)

@@ -23,8 +23,9 @@ SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades", "notrump")
 SUIT_LETTERS = ("C", "D", "H", "S", "NT")
 
 
-def bid(level: int, strain: int) -> Call:
-    return _BIDS[level * 5 + strain]
+def bid(level: int, strain: int) -> Call | None:
+    """The bid ``level`` ``strain``, or None above the seven level (rules then do nothing)."""
+    return _BIDS[level * 5 + strain] if level <= 7 else None
 
 
 #: Level, strain (9 for pass, X and XX) and name of each call id, so that rules never
@@ -107,7 +108,9 @@ class Ctx:
     def me(self) -> Shown:
         return self.shown[0]
 
-    def legal(self, call: Call) -> bool:
+    def legal(self, call: Call | None) -> bool:
+        if call is None:
+            return False
         if call.id == 0:
             return True
         if call.id >= 3:
@@ -326,7 +329,7 @@ def _read_call(call, rel, shown, per_seat, opener, opening, last_bid, last_bidde
     lv, strain = LV[call.id], ST[call.id]
     pshown = shown[partner_rel]
     jump = last_bid is not None and lv > LV[last_bid.id] + (1 if strain <= ST[last_bid.id] else 0)
-    if strain < NT and strain in pshown.bid_suits:
+    if strain < NT and strain in pshown.bid_suits and strain not in s.bid_suits:
         # a raise of partner's suit
         s.length(strain, max(8 - pshown.min_len[strain], 3))
         if first_action and opener == partner_rel:
@@ -367,14 +370,24 @@ def _read_call(call, rel, shown, per_seat, opener, opening, last_bid, last_bidde
                 s.limit(15, 18)  # notrump overcall
                 s.balanced = True
         elif opener == rel and len(per_seat[rel]) == 1 and lv <= 3:
-            s.limit(*{1: (12, 14), 2: (18, 19), 3: (18, 21)}.get(lv, (0, 37)))
+            # opener's notrump rebid: cheapest 12-14 (also 2NT after a two-over-one),
+            # a jump to 2NT 18-19, a jump to 3NT 15+ after a two-level response
+            if not jump:
+                s.limit(12, 14)
+            else:
+                s.limit(*((18, 19) if lv == 2 else (15, 21)))
             s.balanced = True
+        elif opener == partner_rel and len(per_seat[rel]) == 1 and lv <= 3:
+            s.limit(*{1: (6, 10), 2: (11, 12), 3: (13, 17)}[lv])  # responder's notrump rebid
         return
     # a natural suit bid (or a convention: those are read by their own handlers)
     if strain in s.bid_suits:
         s.length(strain, min(s.min_len[strain] + 1, 6) if s.min_len[strain] >= 5 else 6)
-        if opener == rel and len(per_seat[rel]) == 1 and not pshown.min_len[strain]:
-            s.limit(*((16, 18) if jump else (12, 15)))  # opener rebids his suit
+        if opener == rel and len(per_seat[rel]) == 1:
+            if not pshown.min_len[strain]:
+                s.limit(*((16, 18) if jump else (12, 15)))  # opener rebids his suit
+            elif lv == 3:
+                s.limit(16, 18)  # re-raise of partner's raise: invitational
     else:
         s.length(strain, 4)
         s.bid_suits.append(strain)
@@ -391,6 +404,8 @@ def _read_call(call, rel, shown, per_seat, opener, opening, last_bid, last_bidde
             s.length(strain, 5)
         else:
             s.limit(6 if lv == 1 else 10, 18)
+    elif opener == partner_rel and len(per_seat[rel]) == 1 and jump and lv == 3 and strain in s.bid_suits[:1]:
+        s.limit(10, 12)  # responder's invitational jump rebid of his suit
     elif opener == rel and len(per_seat[rel]) == 1:
         prev = per_seat[rel][0]
         if prev.id >= 3 and ST[prev.id] < NT and strain > ST[prev.id] and lv == 2 and not jump and NAMES[prev.id][0] == "1":

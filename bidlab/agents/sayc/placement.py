@@ -56,9 +56,7 @@ def _my_points(c: Ctx, strain: int) -> int:
     f = c.f
     if strain < NT and c.partner.min_len[strain] >= 4 and f.lengths[strain] >= 3:
         return f.support_points(strain)
-    if strain < NT:
-        return f.total_points
-    return f.hcp
+    return f.total_points  # long suits count for notrump too (a five-card suit is a trick source)
 
 
 def _partner_last(c: Ctx):

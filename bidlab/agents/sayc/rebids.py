@@ -71,8 +71,8 @@ def after_limit_raise(c: Ctx):
 @rule(G)
 def after_jacoby_2nt(c: Ctx):
     x = _one_suit_rebid(c)
-    if not x or x[1] != "2NT" or x[0] not in MAJORS:
-        return None
+    if not x or x[1] != "2NT" or x[0] not in MAJORS or c.interfered:
+        return None  # over their double, 2NT is Jordan (answered in competitive rules)
     s = x[0]
     f = c.f
     for t in (3, 2, 1, 0):
@@ -122,6 +122,19 @@ def new_major_at_one_level(c: Ctx):
 
 
 @rule(G)
+def raise_two_over_one(c: Ctx):
+    x = _one_suit_rebid(c)
+    if not x or x[1][0] != "2":
+        return None
+    r = _resp_suit(x[1])
+    if r is None or r == x[0]:
+        return None
+    need = 3 if r == 2 else 4
+    if c.f.lengths[r] >= need:
+        return bid(3, r), f"{need}+ {SUIT_NAMES[r]}: raises the two-over-one"
+
+
+@rule(G)
 def balanced_notrump_rebid(c: Ctx):
     x = _one_suit_rebid(c)
     if not x or not c.f.balanced:
@@ -148,16 +161,13 @@ def balanced_notrump_rebid(c: Ctx):
 
 
 @rule(G)
-def raise_two_over_one(c: Ctx):
+def game_in_long_major(c: Ctx):
+    """A self-sufficient six-card major and 20+ points: game opposite any response."""
     x = _one_suit_rebid(c)
-    if not x or x[1][0] != "2":
+    if not x or x[0] not in MAJORS or c.f.lengths[x[0]] < 6 or c.f.total_points < 20:
         return None
-    r = _resp_suit(x[1])
-    if r is None or r == x[0]:
-        return None
-    need = 3 if r == 2 else 4
-    if c.f.lengths[r] >= need:
-        return bid(3, r), f"{need}+ {SUIT_NAMES[r]}: raises the two-over-one"
+    if x[1][0] in "12" and c.f.top3[x[0]] >= 2:
+        return bid(4, x[0]), f"20+ points with a strong six-card {SUIT_NAMES[x[0]]}: game"
 
 
 @rule(G)

@@ -60,7 +60,7 @@ def limit_raise_major(c: Ctx):
     if not _is_one_suit_opening(c):
         return None
     s = _opening_suit(c)
-    if s in MAJORS and c.f.lengths[s] >= 3 and 10 <= c.f.support_points(s) <= 12 and c.f.hcp < 13:
+    if s in MAJORS and c.f.lengths[s] >= 3 and 10 <= c.f.support_points(s) and c.f.hcp <= 12:
         return bid(3, s), f"10-12 dummy points, 3+ {SUIT_NAMES[s]} (SAYC limit raise)"
 
 
@@ -71,6 +71,18 @@ def passed_hand_max_raise(c: Ctx):
     s = _opening_suit(c)
     if s in MAJORS and c.f.lengths[s] >= 3 and c.f.support_points(s) >= 13:
         return bid(4, s), f"passed hand with a maximum and 3+ {SUIT_NAMES[s]}: raise to game"
+
+
+@rule(G)
+def jump_shift(c: Ctx):
+    if not _is_one_suit_opening(c) or c.passed_hand or c.f.hcp < 19:
+        return None
+    s = c.f.longest
+    o = _opening_suit(c)
+    if s == o or c.f.lengths[s] < 5:
+        return None
+    lv = c.cheapest_level(s) + 1
+    return bid(lv, s), f"19+ HCP, 5+ {SUIT_NAMES[s]}: strong jump shift (SAYC)"
 
 
 @rule(G)
@@ -91,18 +103,6 @@ def single_raise_major(c: Ctx):
     s = _opening_suit(c)
     if s in MAJORS and c.f.lengths[s] >= 3 and 6 <= c.f.support_points(s) <= 10:
         return bid(2, s), f"6-10 dummy points, 3+ {SUIT_NAMES[s]} (SAYC single raise)"
-
-
-@rule(G)
-def jump_shift(c: Ctx):
-    if not _is_one_suit_opening(c) or c.passed_hand or c.f.hcp < 19:
-        return None
-    s = c.f.longest
-    o = _opening_suit(c)
-    if s == o or c.f.lengths[s] < 5:
-        return None
-    lv = c.cheapest_level(s) + 1
-    return bid(lv, s), f"19+ HCP, 5+ {SUIT_NAMES[s]}: strong jump shift (SAYC)"
 
 
 @rule(G)
@@ -139,6 +139,21 @@ def limit_raise_minor(c: Ctx):
 
 
 @rule(G)
+def two_nt_over_minor(c: Ctx):
+    if _is_one_suit_opening(c) and _opening_suit(c) < 2 and c.f.balanced and 13 <= c.f.hcp <= 15 and not c.passed_hand:
+        return bid(2, NT), "13-15 HCP, balanced, no four-card major (SAYC 2NT response, forcing)"
+
+
+@rule(G)
+def three_nt_response(c: Ctx):
+    if _is_one_suit_opening(c) and c.f.balanced and 16 <= c.f.hcp <= 17 and not c.passed_hand:
+        o = _opening_suit(c)
+        if o in MAJORS and c.f.lengths[o] >= 3:
+            return None
+        return bid(3, NT), "16-17 HCP, balanced (SAYC 3NT response)"
+
+
+@rule(G)
 def two_over_one(c: Ctx):
     if not _is_one_suit_opening(c) or c.f.hcp < 10:
         return None
@@ -160,21 +175,6 @@ def single_raise_minor(c: Ctx):
     s = _opening_suit(c)
     if c.f.lengths[s] >= (5 if s == 0 else 4) and 6 <= c.f.hcp <= 10:
         return bid(2, s), f"6-10 points, {'5' if s == 0 else '4'}+ {SUIT_NAMES[s]}, no major (SAYC single raise)"
-
-
-@rule(G)
-def two_nt_over_minor(c: Ctx):
-    if _is_one_suit_opening(c) and _opening_suit(c) < 2 and c.f.balanced and 13 <= c.f.hcp <= 15 and not c.passed_hand:
-        return bid(2, NT), "13-15 HCP, balanced, no four-card major (SAYC 2NT response, forcing)"
-
-
-@rule(G)
-def three_nt_response(c: Ctx):
-    if _is_one_suit_opening(c) and c.f.balanced and 16 <= c.f.hcp <= 17 and not c.passed_hand:
-        o = _opening_suit(c)
-        if o in MAJORS and c.f.lengths[o] >= 3:
-            return None
-        return bid(3, NT), "16-17 HCP, balanced (SAYC 3NT response)"
 
 
 @rule(G)
