@@ -12,7 +12,7 @@ from bidlab.errors import BidlabError
 
 app = typer.Typer(help="Double dummy: DD tables and par, and the on-disk deal store.", no_args_is_help=True)
 console = Console(soft_wrap=True, markup=False)
-err_console = Console(stderr=True)
+err_console = Console(stderr=True, soft_wrap=True)
 
 
 def _fail(e: BidlabError) -> None:

@@ -59,6 +59,9 @@ def store_lock(path: Path):
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise StoreError("another process is writing this store (lock held)", path=path) from None
+        # With the lock held no write is in flight, so temporary files are leftovers of a kill.
+        for stale in path.glob(".*.tmp"):
+            stale.unlink()
         yield
     finally:
         os.close(fd)

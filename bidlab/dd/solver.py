@@ -52,7 +52,7 @@ class _TableBuffers:
         self.deals = dds.ddTableDeals()
         self.res = dds.ddTablesRes()
         self.par = dds.allParResults()
-        n = MAX_TABLES_PER_CALL
+        n = dds.MAXNOOFTABLES * 5  # the structures' capacity, whatever chunk size callers use
         self.cards = np.ctypeslib.as_array(
             (ctypes.c_uint32 * (n * 16)).from_buffer(self.deals, ctypes.sizeof(ctypes.c_int))
         ).reshape(n, 4, 4)
@@ -71,7 +71,7 @@ class _BoardBuffers:
 
     def __init__(self):
         dds = _dds()
-        n = MAX_BOARDS_PER_CALL
+        n = dds.MAXNOOFBOARDS
         self.boards = dds.boards()
         self.solved = dds.solvedBoards()
         words = np.ctypeslib.as_array(

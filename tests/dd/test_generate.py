@@ -1,0 +1,96 @@
+"""`bidlab dd generate`: determinism, resume after SIGKILL, and the import of pre-solved shards."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from bidlab.dd import DealStore, shipped_store, solve_contracts
+from bidlab.dd.generate import GenerateConfig, generate, pending_shards, shard_deals
+from bidlab.dd.store import MANIFEST, StoreError
+
+CLI = [sys.executable, "-c", "from bidlab.cli import main; main()"]
+
+
+def _listed_shards(path):
+    try:
+        return len(json.loads((path / MANIFEST).read_text())["shards"])
+    except (FileNotFoundError, json.JSONDecodeError, KeyError):
+        return 0
+
+
+def _check_complete(path, n, shard_size, seed):
+    store = DealStore.open(path)
+    deals, dd, ids = store.load("all")  # checks every checksum and value
+    assert len(ids) == n and len(np.unique(ids)) == n
+    assert sorted(s.file for s in store.shards) == sorted(p.name for p in path.glob("shard-*.npz"))
+    assert not list(path.glob(".*.tmp"))
+    expected = np.concatenate([shard_deals(seed, k, min(shard_size, n - k * shard_size))
+                               for k in range(-(-n // shard_size))])
+    assert np.array_equal(deals, expected)
+    rng = np.random.default_rng(0)
+    rows, decl, strain = rng.integers(0, n, 12), rng.integers(0, 4, 12), rng.integers(0, 5, 12)
+    assert np.array_equal(solve_contracts(deals[rows], decl, strain), dd[rows, decl, strain])
+    return store
+
+
+def test_sigkill_mid_run_then_resume_gives_a_complete_store(tmp_path):
+    out = tmp_path / "gen"
+    args = CLI + ["dd", "generate", "--deals", "12", "--out", str(out), "--seed", "7",
+                  "--shard-size", "4", "--threads", "1"]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while _listed_shards(out) < 1 and proc.poll() is None:  # kill once work is half saved
+            time.sleep(0.05)
+        assert proc.poll() is None, "generate finished before it could be killed; use more deals"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == -signal.SIGKILL
+    done_before = _listed_shards(out)
+    assert 1 <= done_before < 3
+    DealStore.open(out).verify()  # what the kill left is a consistent (partial) store
+    again = subprocess.run(args, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    assert f"{4 * done_before} deals present" in again.stderr
+    _check_complete(out, 12, 4, 7)
+
+
+def test_generate_is_deterministic_and_extends(tmp_path):
+    cfg = GenerateConfig(deals=5, seed=3, shard_size=4)
+    a = generate(tmp_path / "a", cfg)
+    assert [s.count for s in a.shards] == [4, 1]
+    b = generate(tmp_path / "b", GenerateConfig(deals=9, seed=3, shard_size=4))
+    assert np.array_equal(a.load().deals, b.load().deals[:5])
+    assert np.array_equal(a.load().dd, b.load().dd[:5])
+    assert pending_shards(b, GenerateConfig(deals=9, seed=3, shard_size=4)) == []
+    grown = generate(tmp_path / "a", GenerateConfig(deals=7, seed=3, shard_size=4))
+    assert [s.first_id for s in grown.shards] == [0, 4, 8]  # the partial shard 1 stays; shard 2 follows
+
+
+def test_generate_refuses_other_settings_or_a_foreign_store(tmp_path):
+    generate(tmp_path / "s", GenerateConfig(deals=1, seed=3, shard_size=4))
+    with pytest.raises(StoreError, match="seed 3 and shard size 4"):
+        generate(tmp_path / "s", GenerateConfig(deals=2, seed=4, shard_size=4))
+    foreign = DealStore.create(tmp_path / "f")
+    foreign.append(shard_deals(0, 0, 2), np.zeros((2, 4, 5), np.uint8))
+    with pytest.raises(StoreError, match="not made by `bidlab dd generate`"):
+        generate(tmp_path / "f", GenerateConfig(deals=4))
+
+
+def test_shipped_store_follows_the_generator_recipe():
+    """Its first shards are the shared data set, which is seed 2026, 2000 deals a shard."""
+    s = shipped_store()
+    assert s.generator["seed"] == 2026 and s.generator["shard_size"] == 2000
+    first = s.read_shard(0)["deals"]
+    assert np.array_equal(first[:50], shard_deals(2026, 0, 50))
+    last = s.shards[-1]
+    k = last.first_id // 2000
+    assert np.array_equal(s.read_shard(last)["deals"][:20], shard_deals(2026, k, 20))
