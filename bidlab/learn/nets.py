@@ -2,8 +2,8 @@
 
 - :class:`PolicyNet` (Qiu et al. Sec. III, Appendix B): 480 auction features -> MLP with
   GELU -> 38 call logits, illegal calls masked. ``paper`` preset 4 x 2048; ``cpu`` preset
-  4 x 768, sized so SL and self-play keep pace on a 2-core machine and the file stays
-  under 10 MB.
+  4 x 512 (1.05M parameters, a 4.2 MB file), sized so SL and self-play keep pace on a
+  shared 2-core machine.
 - :class:`ValueNet` (Qiu Sec. IV, Table VI): 636 features (480 + the 156 hidden cards of
   LHO, partner, RHO) -> 5 x 1024 GELU -> tanh scalar in [-1, 1] (the IMP/24 reward).
 - :class:`BeliefNet` (Qiu Sec. V): 480 -> 4 x 1024 GELU -> 156 sigmoids, the probability
@@ -51,7 +51,7 @@ class NetConfig:
 
 PRESETS: dict[tuple[str, str], NetConfig] = {
     ("policy", "paper"): NetConfig("policy", "paper", 480, 2048, 4, 38, "openspiel480"),
-    ("policy", "cpu"): NetConfig("policy", "cpu", 480, 768, 4, 38, "openspiel480"),
+    ("policy", "cpu"): NetConfig("policy", "cpu", 480, 512, 4, 38, "openspiel480"),
     ("policy", "tiny"): NetConfig("policy", "tiny", 480, 64, 2, 38, "openspiel480"),
     ("value", "paper"): NetConfig("value", "paper", 636, 1024, 5, 1, "value636"),
     ("value", "cpu"): NetConfig("value", "cpu", 636, 512, 4, 1, "value636"),
