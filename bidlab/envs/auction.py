@@ -212,6 +212,8 @@ class AuctionEnv:
         n = self.num_tables = cfg.num_boards * (2 if cfg.duplicate else 1)
         self._rng = np.random.default_rng(cfg.seed)
         self._cursor = 0
+        self.store_ids: np.ndarray | None = None
+        """Deal ids of the source deals when built by :meth:`from_store`."""
 
         self.table = (np.arange(n) >= cfg.num_boards).astype(np.int8) if cfg.duplicate \
             else np.zeros(n, np.int8)
