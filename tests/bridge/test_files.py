@@ -179,3 +179,21 @@ def test_malformed_lin_says_where(text, fragment):
     with pytest.raises(FileFormatError) as e:
         lin.loads(text, source="game.lin")
     assert "game.lin" in str(e.value) and fragment in str(e.value), str(e.value)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_mangled_files_raise_only_bidlab_errors(data):
+    """Cut, duplicate or corrupt any part of a valid file: the readers either read it or
+    raise a bidlab error, never a bare IndexError, KeyError or ValueError."""
+    from bidlab.errors import BidlabError
+
+    for reader, text in ((pbn.loads, PBN_SAMPLE), (lin.loads, LIN_SAMPLE)):
+        i = data.draw(st.integers(0, len(text)))
+        j = data.draw(st.integers(i, min(len(text), i + 40)))
+        junk = data.draw(st.text(alphabet='[]"|,;{}%$=*-+ \nSHDCNEWPXAKQJT0123456789mdsvbah', max_size=12))
+        mangled = text[:i] + junk + text[j:]
+        try:
+            reader(mangled)
+        except BidlabError:
+            pass
