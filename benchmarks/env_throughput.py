@@ -14,9 +14,8 @@ openspiel480 observation of the player to act before every call:
   is reported against the faster of the two. OpenSpiel does no DD scoring here.
 
 Then one self-play step (env step + encoding + a policy forward pass with masked sampling)
-is timed to show the env's share. ``bidlab.learn.nets`` does not exist yet, so the policy is
-a stand-in torch MLP 480 -> hidden x depth (GELU) -> 38, like Qiu et al.'s PolicyNet2; sizes
-are flags.
+is timed to show the env's share, with ``bidlab.learn.nets.PolicyNet`` presets (``cpu`` is
+4 x 512) or stand-in MLPs of any size (``--nets``).
 
 The contenders are measured in alternating rounds (the machine is shared, its load swings);
 the ratio reported is the median of the per-round ratios.
@@ -128,18 +127,31 @@ def best_window_rate(windows: list[tuple[float, int]], size: int) -> float:
     return float(np.max((cd[size:] - cd[:-size]) / (cs[size:] - cs[:-size])))
 
 
-def bench_selfplay_share(boards: int, hidden: int, depth: int, seconds: float, seed: int, threads: int):
-    """Seconds per step for env (step + encoding) and for the policy (forward + sampling)."""
+def bench_selfplay_share(boards: int, net_spec: str, seconds: float, seed: int, threads: int):
+    """Seconds per step for env (step + encoding) and for the policy (forward + sampling).
+
+    ``net_spec``: a preset of ``bidlab.learn.nets`` (``cpu``, ``paper``, ``tiny``), or
+    ``DEPTHxWIDTH`` for a stand-in MLP 480 -> WIDTH x DEPTH (GELU) -> 38.
+    """
     import torch
 
     torch.set_num_threads(threads)
-    layers: list[torch.nn.Module] = []
-    width = 480
-    for _ in range(depth):
-        layers += [torch.nn.Linear(width, hidden), torch.nn.GELU()]
-        width = hidden
-    layers.append(torch.nn.Linear(width, 38))
-    net = torch.nn.Sequential(*layers).eval()
+    if "x" in net_spec:
+        depth, hidden = (int(x) for x in net_spec.lower().split("x"))
+        layers: list[torch.nn.Module] = []
+        width = 480
+        for _ in range(depth):
+            layers += [torch.nn.Linear(width, hidden), torch.nn.GELU()]
+            width = hidden
+        layers.append(torch.nn.Linear(width, 38))
+        net = torch.nn.Sequential(*layers).eval()
+        label = f"stand-in MLP 480-{depth}x{hidden}-38"
+    else:
+        from bidlab.learn.nets import PolicyNet, preset
+
+        cfg = preset("policy", net_spec)
+        net = PolicyNet(cfg).eval()
+        label = f"bidlab.learn.nets PolicyNet '{net_spec}' preset ({cfg.layers}x{cfg.hidden})"
     deals = random_deals(5000, seed=seed)
     dd = np.random.default_rng(seed).integers(0, 14, size=(len(deals), 4, 5), dtype=np.uint8)
     env = AuctionEnv(deals, dd, EnvConfig.qiu(num_boards=boards // 2, seed=seed))
@@ -165,7 +177,7 @@ def bench_selfplay_share(boards: int, hidden: int, depth: int, seconds: float, s
             t_env += (t1 - t0) + (t3 - t2)
             t_net += t2 - t1
             steps += 1
-    return t_env / steps, t_net / steps
+    return t_env / steps, t_net / steps, label
 
 
 def main() -> None:
@@ -174,8 +186,9 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=2.0, help="measuring time per contender and round")
     p.add_argument("--rounds", type=int, default=5, help="alternating measuring rounds")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--nets", default="4x256,4x512,4x2048",
-                   help="stand-in policy MLPs for the self-play share, as DEPTHxWIDTH,...")
+    p.add_argument("--nets", default="cpu,4x256",
+                   help="policy nets for the self-play share: bidlab.learn.nets presets (cpu, paper, "
+                        "tiny) or stand-in MLPs DEPTHxWIDTH, comma-separated")
     p.add_argument("--torch-threads", type=int, default=1, help="torch intra-op threads for the forward pass")
     a = p.parse_args()
 
@@ -209,13 +222,10 @@ def main() -> None:
           f"{best['env'] / max(best['deal'], best['clone']):.2f}x")
 
     for spec in a.nets.split(","):
-        depth, hidden = (int(x) for x in spec.lower().split("x"))
-        t_env, t_net = bench_selfplay_share(a.boards, hidden, depth, 3.0, a.seed,
-                                            a.torch_threads)
-        print(f"self-play step, B={a.boards} (duplicate, {a.boards // 2} pairs), stand-in MLP "
-              f"480-{depth}x{hidden}-38, {a.torch_threads} torch thread(s): env {t_env * 1e3:.2f} ms, "
+        t_env, t_net, label = bench_selfplay_share(a.boards, spec, 3.0, a.seed, a.torch_threads)
+        print(f"self-play step, B={a.boards} (duplicate, {a.boards // 2} pairs), {label}, "
+              f"{a.torch_threads} torch thread(s): env {t_env * 1e3:.2f} ms, "
               f"policy forward+sample {t_net * 1e3:.2f} ms -> env share {t_env / (t_env + t_net):.0%}")
-
 
 if __name__ == "__main__":
     main()
