@@ -3,8 +3,8 @@
 The dealer rotates clockwise each round; bidding starts at the dealer's left. A bidder
 may bid blind nil (asked before it looks at its hand) when the rules allow it and its
 side trails by at least ``rules.blind_nil_margin``; with ``rules.blind_nil_exchange`` = n,
-the blind nil bidder then passes n cards to the partner and receives n back, and each of
-the two knows where the cards it passed are.
+the partner then passes n cards to the blind nil bidder, who passes n back (possibly some
+it just received), and each of the two knows where the cards it passed are.
 """
 
 from __future__ import annotations
@@ -109,16 +109,22 @@ def blind_nil_exchange(
         if not blind[niler]:
             continue
         partner = niler ^ 2
-        give = players[niler].exchange(hands[niler], n, False)
-        back = players[partner].exchange(hands[partner], n, True)
-        for who, mask in ((niler, give), (partner, back)):
-            if mask & ~hands[who] or mask.bit_count() != n:
-                raise IllegalPlayError(f"seat {'NESW'[who]} must pass {n} cards of its own hand in the blind nil exchange")
-        hands[niler] = hands[niler] & ~give | back
-        hands[partner] = hands[partner] & ~back | give
+        # Pagat: the partner passes first; the nil bidder then passes back from its new hand.
+        back = _checked_pass(players[partner].exchange(hands[partner], n, True), hands[partner], n, partner)
+        hands[partner] &= ~back
+        hands[niler] |= back
+        give = _checked_pass(players[niler].exchange(hands[niler], n, False), hands[niler], n, niler)
+        hands[niler] &= ~give
+        hands[partner] |= give
         known[niler][partner] |= give
-        known[partner][niler] |= back
+        known[partner][niler] |= back & ~give
     return tuple(tuple(k) for k in known)  # type: ignore[return-value]
+
+
+def _checked_pass(mask, hand: int, n: int, seat: int) -> int:
+    if not isinstance(mask, int) or mask & ~hand or mask.bit_count() != n:
+        raise IllegalPlayError(f"seat {'NESW'[seat]} must pass {n} cards of its own hand in the blind nil exchange")
+    return mask
 
 
 def play_round(

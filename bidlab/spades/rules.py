@@ -25,12 +25,12 @@ predefined winning goal").
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from enum import Enum
+from enum import StrEnum
 
 from bidlab.spades.errors import RulesError
 
 
-class FirstLead(str, Enum):
+class FirstLead(StrEnum):
     """Who leads the first trick of a round."""
 
     #: The player to the dealer's left leads any card but a spade (unless spade-tight).

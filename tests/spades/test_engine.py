@@ -252,3 +252,20 @@ def test_play_round_rejects_illegal_player_and_bad_bids():
         play_round(Rules(), deal_hands(rng), 0, [RandomBidder(rng)] * 4, [Cheat(rng)] * 4)
     with pytest.raises(IllegalBidError, match="bid 14"):
         play_round(Rules(), deal_hands(rng), 0, [BadBidder()] * 4, [RandomPlayer(rng)] * 4)
+
+
+def test_blind_nil_exchange_moves_cards_and_records_knowledge():
+    from bidlab.spades.game import blind_nil_exchange
+    from bidlab.spades.players import StrongRulePlayer
+
+    rng = random.Random(8)
+    hands = deal_hands(rng)
+    before = hands[:]
+    known = blind_nil_exchange(Rules(blind_nil=True, blind_nil_exchange=2), hands, (False, True, False, False), [StrongRulePlayer()] * 4)
+    assert all(h.bit_count() == 13 for h in hands)
+    assert hands[0] == before[0] and hands[2] == before[2]
+    moved_to_east = hands[1] & ~before[1]
+    moved_to_west = hands[3] & ~before[3]
+    assert moved_to_east.bit_count() == 2 and moved_to_west.bit_count() == 2
+    assert known[1][3] == moved_to_west and known[3][1] == moved_to_east
+    assert known[0] == (0, 0, 0, 0)
