@@ -229,6 +229,10 @@ CASES: list[tuple[str, str, str, str, str, str]] = [
     ("opener answers the negative double: four hearts", "K5.AQ84.K63.Q952", "N", "None", "1C 1S X P", "2H"),
     ("opener answers the cue-bid raise with a minimum", "AJ874.K52.Q83.Q4", "N", "None", "1S 2H 3H P", "3S"),
     ("opener accepts the Jordan 2NT with extras", "AKJ74.K52.AQ3.J4", "N", "None", "1S X 2NT P", "4S"),
+    ("opener supports partner's major in competition", "KQ87.AQ2.5.T9843", "N", "None", "1C 1D 1H 2D", "2H"),
+    ("doubler rebids a long suit with 17+", "A2.AQ.96.AKQJ765", "S", "None", "1D X 2D P P", "3C"),
+    ("advance a natural 2NT overcall of a weak two", "J76.K64.A9.Q9432", "E", "None", "2S 2NT P", "3NT"),
+    ("advance a double: free bid with 8+ and four hearts", "KQ3.Q875.A5.9542", "N", "None", "2D X 3D", "3H"),
     # ---- penalty doubles and competing -----------------------------------------------------------
     ("penalty double of a sacrifice over our game", "AKJ74.A5.KQ3.Q42", "N", "None", "1S 2H 4S 5H", "X"),
     ("penalty double: trump stack over their three-level bid", "A5.AKJ74.KQT9.84", "N", "None", "1H 2D 2H 3D", "X"),

@@ -219,7 +219,7 @@ def answer_michaels_or_unusual(c: Ctx):
     if a is None or a.id < 3 or c.last_bidder == 1 and c.last_bid != a or not _direct_over_opening(c, a):
         return None
     opening = c.opening
-    if LV[a.id] == 2 and ST[a.id] == NT and c.last_bid == a:
+    if LV[a.id] == 2 and ST[a.id] == NT and c.last_bid == a and LV[opening.id] == 1:
         t = ST[opening.id]
         low = [s for s in range(4) if s != t][:2]
         s = max(low, key=lambda x: (c.f.lengths[x], x))
@@ -269,6 +269,8 @@ def advance_takeout_double(c: Ctx):
     if free:
         if f.hcp >= 6 and f.lengths[best] >= 5 and lv <= 2:
             return bid(lv, best), f"free bid: 5+ {SUIT_NAMES[best]}"
+        if f.hcp >= 8 and f.lengths[best] >= 4 and lv <= 3:
+            return bid(lv, best), f"8+ HCP, 4+ {SUIT_NAMES[best]}: free bid over their raise"
         return PASS, "RHO bid: no need to answer the double"
     return bid(lv, best), f"0-8 HCP: {SUIT_NAMES[best]} at the cheapest level (answer to a takeout double)"
 
@@ -276,7 +278,16 @@ def advance_takeout_double(c: Ctx):
 @rule(AD)
 def advance_notrump_overcall(c: Ctx):
     a = _partner_first_action(c)
-    if a is None or a.id < 3 or ST[a.id] != NT or LV[a.id] != 1 or c.last_bid != a:
+    if a is None or a.id < 3 or ST[a.id] != NT or c.last_bid != a:
+        return None
+    if LV[a.id] == 2 and LV[c.opening.id] == 2:  # natural 2NT over their weak two: 15-18
+        for s in (3, 2):
+            if c.f.lengths[s] >= 6 and c.f.hcp >= 7 and c.legal(bid(4, s)):
+                return bid(4, s), f"6+ {SUIT_NAMES[s]} and game values opposite 15-18"
+        if c.f.hcp >= 7:
+            return bid(3, NT), "7+ HCP opposite a 15-18 2NT overcall: game"
+        return PASS, "weak: pass the 2NT overcall"
+    if LV[a.id] != 1:
         return None
     f = c.f
     for s in (3, 2):
@@ -533,6 +544,40 @@ def answer_cue_bid_raise(c: Ctx):
     if extra and c.f.stoppers[ST[pb.id]] and c.legal(bid(3, NT)):
         return bid(3, NT), "accepts the cue-bid raise in notrump"
     return c.cheapest(s), "minimum: returns to the suit"
+
+
+@rule(OC)
+def opener_rebid_in_competition(c: Ctx):
+    """I opened one of a suit, partner bid a suit, they interfered: support, rebid, or pass."""
+    if c.opener != 0 or LV[c.opening.id] != 1 or ST[c.opening.id] == NT:
+        return None
+    mine = [x for x in c.my_calls if x.id]
+    theirs_last = c.last_bidder in (1, 3)
+    pbids = [x for x in c.partner_calls if x.id >= 3]
+    if len(mine) != 1 or len(pbids) != 1 or not theirs_last or ST[pbids[0].id] == NT:
+        return None
+    f = c.f
+    o, p = ST[c.opening.id], ST[pbids[0].id]
+    if p in c.their_suits or p == o:
+        return None  # a cue bid or a raise: the cue-bid and placement rules answer those
+    need = 3 if p in MAJORS else 4
+    if f.lengths[p] >= need:
+        cb = c.cheapest(p)
+        if cb is not None and LV[cb.id] <= 3:
+            sp = f.support_points(p)
+            if sp >= 16 and LV[cb.id] <= 2:
+                cb = bid(LV[cb.id] + 1, p)
+            return cb, f"{need}+ {SUIT_NAMES[p]}: supports partner in competition"
+    if f.lengths[o] >= 6:
+        cb = c.cheapest(o)
+        if cb is not None and LV[cb.id] <= 2 + (f.total_points >= 16):
+            return cb, f"6+ {SUIT_NAMES[o]}: rebids the suit in competition"
+    for s in sorted(range(4), key=lambda x: (-f.lengths[x], -x)):
+        if s not in (o, p) and s not in c.their_suits and f.lengths[s] >= 4:
+            cb = c.cheapest(s)
+            if cb is not None and (LV[cb.id] == 1 or LV[cb.id] == 2 and (s < o or f.hcp >= 16)):
+                return cb, f"4+ {SUIT_NAMES[s]}: new suit in competition"
+    return None
 
 
 @rule(OC)

@@ -313,6 +313,9 @@ def _read_call(call, rel, shown, per_seat, opener, opening, last_bid, last_bidde
         s.acted = True
         s.limit(10, 37)
         return
+    if call.id >= 3 and _read_conventional(call, rel, shown, per_seat, opener, opening):
+        s.acted = True
+        return
     first_action = not s.acted
     s.acted = True
     if call.id == 1:
@@ -380,6 +383,10 @@ def _read_call(call, rel, shown, per_seat, opener, opening, last_bid, last_bidde
         elif opener == partner_rel and len(per_seat[rel]) == 1 and lv <= 3:
             s.limit(*{1: (6, 10), 2: (11, 12), 3: (13, 17)}[lv])  # responder's notrump rebid
         return
+    opp_suits = shown[(rel + 1) % 4].bid_suits + shown[(rel + 3) % 4].bid_suits
+    if strain in opp_suits and strain not in s.bid_suits and strain not in pshown.bid_suits:
+        s.limit(max(s.min_hcp, 11), 37)  # a cue bid of their suit: strength, not length
+        return
     # a natural suit bid (or a convention: those are read by their own handlers)
     if strain in s.bid_suits:
         s.length(strain, min(s.min_len[strain] + 1, 6) if s.min_len[strain] >= 5 else 6)
@@ -410,3 +417,42 @@ def _read_call(call, rel, shown, per_seat, opener, opening, last_bid, last_bidde
         prev = per_seat[rel][0]
         if prev.id >= 3 and ST[prev.id] < NT and strain > ST[prev.id] and lv == 2 and not jump and NAMES[prev.id][0] == "1":
             s.limit(17, 21)  # a reverse
+
+
+def _read_conventional(call, rel, shown, per_seat, opener, opening) -> bool:
+    """Read an artificial bid of our conventions; True if ``call`` was one (nothing natural)."""
+    s = shown[rel]
+    partner_rel = (rel + 2) % 4
+    mine, partners = per_seat[rel], per_seat[partner_rel]
+    p_last = partners[-1] if partners else None
+    if p_last is None:
+        return False
+    name, p_name = NAMES[call.id], NAMES[p_last.id]
+    if p_name == "4NT" and LV[call.id] == 5:
+        return True  # Blackwood answer: aces, not a suit
+    nt_opened_by_partner = opener == partner_rel and NAMES[opening.id] in ("1NT", "2NT") and not mine
+    if nt_opened_by_partner and len(partners) == 1:
+        lv = LV[opening.id] + 1
+        if name == f"{lv}C":
+            s.limit(8 if lv == 2 else 4, 37)  # Stayman
+            return True
+        if name in (f"{lv}D", f"{lv}H"):
+            s.length(ST[call.id] + 1, 5)  # Jacoby transfer
+            return True
+        if name in ("2S", "4C"):
+            return True  # minor-suit puppet, Gerber
+    if opener == rel and NAMES[opening.id] in ("1NT", "2NT") and len(mine) == 1:
+        lv = LV[opening.id] + 1
+        if p_name == f"{lv}C" and name == f"{lv}D":
+            return True  # Stayman: no four-card major
+        if p_name in (f"{lv}D", f"{lv}H") and ST[call.id] == ST[p_last.id] + 1:
+            s.length(ST[call.id], 2)  # transfer completed
+            return True
+        if p_name in ("2S", "4C"):
+            return True  # puppet and Gerber answers
+    if opener == partner_rel and NAMES[opening.id] == "2C" and not mine and name == "2D":
+        return True  # waiting response
+    if opener == rel and len(mine) == 1 and NAMES[opening.id] in ("1H", "1S") and p_name == "2NT" \
+            and LV[call.id] == 3 and ST[call.id] not in (ST[opening.id], NT):
+        return True  # Jacoby 2NT rebid: shortness
+    return False

@@ -203,7 +203,7 @@ def second_suit(c: Ctx):
         if lv == 2 and (not reverse or c.f.hcp >= 17):
             what = "a reverse, 17+ HCP" if reverse else "a lower new suit, non-forcing"
             return bid(2, t), f"4+ {SUIT_NAMES[t]}: {what}"
-        if lv == 3 and c.f.hcp >= 15 and x[1][0] == "2":
+        if lv == 3 and c.f.hcp >= 15 and x[1][0] == "2" and x[1] != "2NT":
             return bid(3, t), f"4+ {SUIT_NAMES[t]}: new suit at the three level after a two-over-one"
 
 
