@@ -33,7 +33,7 @@ def shipped_models_dir() -> Path:
 
 @dataclass(frozen=True, slots=True)
 class ModelFile:
-    name: str    # what a request may write after "nn:", e.g. "sl.safetensors"
+    name: str    # what a request may write after "nn:": the path in its folder without ".safetensors", e.g. "sl"
     path: Path   # resolved absolute path
 
 
@@ -53,7 +53,8 @@ class AgentCatalog:
             for p in sorted(root.rglob(f"*{MODEL_SUFFIX}"))[:MAX_MODELS]:
                 rp = p.resolve()
                 if rp.is_file() and rp.is_relative_to(root):
-                    found.setdefault(p.relative_to(root).as_posix(), ModelFile(p.relative_to(root).as_posix(), rp))
+                    name = p.relative_to(root).as_posix().removesuffix(MODEL_SUFFIX)
+                    found.setdefault(name, ModelFile(name, rp))
         return list(found.values())
 
     def suggestions(self) -> list[str]:
@@ -89,7 +90,7 @@ class AgentCatalog:
 
     def _model_path(self, ref: str) -> Path:
         for m in self.models():
-            if ref in (m.name, m.name.removesuffix(MODEL_SUFFIX)):
+            if ref in (m.name, m.name + MODEL_SUFFIX):
                 return m.path
         try:
             p = Path(ref).resolve()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Literal
@@ -136,12 +135,7 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
     store = BoardStore(catalog, capacity=max_boards)
     library = MatchLibrary(results_dir)
 
-    @asynccontextmanager
-    async def lifespan(app: FastAPI):
-        yield
-        library.close()
-
-    app = FastAPI(title="bidlab table", version="1", lifespan=lifespan,
+    app = FastAPI(title="bidlab table", version="1",
                   description="Bid a bridge board with and against bidlab's bots, and see why they bid.")
     app.state.store = store
     app.state.library = library

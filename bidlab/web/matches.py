@@ -14,6 +14,7 @@ import re
 import shutil
 import tempfile
 import threading
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,9 +52,12 @@ class MatchLibrary:
         self._lock = threading.Lock()
         self._report_lock = threading.Lock()
         self._reports = Path(tempfile.mkdtemp(prefix="bidlab-web-reports-"))
+        weakref.finalize(self, shutil.rmtree, self._reports, True)
 
     def close(self) -> None:
-        shutil.rmtree(self._reports, ignore_errors=True)
+        """Remove the cached reports (they are rebuilt on demand)."""
+        with self._report_lock:
+            shutil.rmtree(self._reports, ignore_errors=True)
 
     def _folders(self) -> list[Path]:
         if not self.root.is_dir():
@@ -129,6 +133,7 @@ class MatchLibrary:
 
         out = self._report_dir(e)
         with self._report_lock:
+            self._reports.mkdir(parents=True, exist_ok=True)  # again after close(): an app may be restarted
             if not (out / "summary.md").exists():
                 tmp = Path(tempfile.mkdtemp(dir=self._reports, prefix=".building-"))
                 try:

@@ -198,7 +198,7 @@ function auctionTable(calls, dealer, vul, table, interactive) {
       if (c === undefined) { tr.append(el("td")); continue; }
       if (c === null) { tr.append(el("td", { text: "" })); continue; }
       if (c === "?") { tr.append(el("td", { class: "small", text: "?" })); continue; }
-      const td = el("td", { "data-testid": `${table}-call-${c.index}` });
+      const td = el("td", { "data-testid": `${table}-call-${c.index}`, "data-call": c.call, "data-index": c.index });
       const cell = el("span", { class: "callcell" }, callNode(c.call));
       if (c.bot) {
         const active = whyOpen && whyOpen.table === table && whyOpen.index === c.index;
