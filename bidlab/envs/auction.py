@@ -53,65 +53,70 @@ _SEATS = np.arange(4, dtype=np.int64)
 _OBS_DTYPE = np.uint8
 
 
-def _transition_tables():
-    """Lookup tables that replace branching in :meth:`AuctionEnv.step`.
+# The auction state of a table (besides who named each strain first) is one small integer,
+# code = ((last bid * 3 + doubled) * 5 + passes in a row) * 2 + opp, where last bid is the
+# call id of the last bid (0 before any bid), doubled 0/1/2, passes 0..4, and opp = 1 when
+# the last bidder is an opponent of the player to act. Every transition is then one lookup.
+_NUM_STATES = NUM_CALLS * 3 * 5 * 2
 
-    Calls are indexed ``c + 1`` so that :data:`NO_CALL` (-1) has row 0.
-    """
-    calls = np.arange(-1, NUM_CALLS)
-    # next doubled state from (call, doubled): a bid clears it, X sets 1, XX sets 2
-    dbl = np.tile(np.arange(3), (len(calls), 1))
-    dbl[calls >= 3] = 0
-    dbl[calls == 1] = 1
-    dbl[calls == 2] = 2
-    # next count of passes in a row from (call, passes)
-    pas = np.zeros((len(calls), 5), np.int64)
-    pas[calls == -1] = np.arange(5)
-    pas[calls == 0] = np.minimum(np.arange(5) + 1, 4)
-    # first-namer column (side * 5 + strain) of a bid; the sink column for any other call
-    fn = np.full((2, len(calls)), _S_SINK - _S_FN)
-    for side in range(2):
-        fn[side, calls >= 3] = side * 5 + (calls[calls >= 3] - 3) % 5
-    # observation column of a call given the last bid before it (-1: the call sets nothing)
-    base = np.full((len(calls), NUM_CALLS), -1)
-    for lb in range(NUM_CALLS):
-        if lb in (1, 2):
-            continue
-        base[1, lb] = OPENING_PASS_OFFSET if lb == 0 else -1
-        base[4:, lb] = BIDS_OFFSET + (calls[4:] - 3) * BID_BLOCK
-        if lb >= 3:
-            base[2, lb] = BIDS_OFFSET + (lb - 3) * BID_BLOCK + 4
-            base[3, lb] = BIDS_OFFSET + (lb - 3) * BID_BLOCK + 8
-    # legal calls (plus a last always-true column for NO_CALL) by key lb*6 + doubled*2 + same side;
-    # the final key is a finished table
-    legal = np.zeros((NUM_CALLS * 6 + 1, NUM_CALLS + 1), bool)
-    for lb in range(NUM_CALLS):
-        for d in range(3):
-            for same in range(2):
-                row = legal[lb * 6 + d * 2 + same]
-                row[0] = True
-                row[1] = lb >= 3 and d == 0 and not same
-                row[2] = d == 1 and bool(same)
-                row[max(lb + 1, 3):NUM_CALLS] = True
+
+def _state_code(lb, dbl, pas, opp):
+    return ((lb * 3 + dbl) * 5 + pas) * 2 + opp
+
+
+def _state_tables():
+    """Lookup tables over state codes; calls are indexed ``c + 1`` so NO_CALL (-1) is row 0."""
+    codes = np.arange(_NUM_STATES)
+    opp = codes % 2
+    pas = codes // 2 % 5
+    dbl = codes // 10 % 3
+    lb = codes // 30
+    terminal = np.where(lb == 0, pas >= 4, pas >= 3)
+    nxt = np.empty((_NUM_STATES, NUM_CALLS + 1), np.int64)
+    nxt[:, 0] = codes  # no call: unchanged
+    nxt[:, 1] = _state_code(lb, dbl, np.minimum(pas + 1, 4), 1 - opp)  # pass
+    nxt[:, 2] = _state_code(lb, 1, 0, 1 - opp)  # X
+    nxt[:, 3] = _state_code(lb, 2, 0, 1 - opp)  # XX
+    for c in range(3, NUM_CALLS):
+        nxt[:, c + 1] = _state_code(c, 0, 0, 1)  # a bid: the next player is the bidder's LHO
+    # a call that ends the auction (only from a live state)
+    ends = terminal[nxt] & ~terminal[:, None]
+    ends[:, 0] = False
+    # legal calls plus a last column (always true) for NO_CALL; nothing is legal once over
+    legal = np.zeros((_NUM_STATES, NUM_CALLS + 1), bool)
+    legal[:, 0] = ~terminal
+    legal[:, 1] = ~terminal & (lb >= 3) & (dbl == 0) & (opp == 1)
+    legal[:, 2] = ~terminal & (dbl == 1) & (opp == 0)
+    legal[:, 3:NUM_CALLS] = ~terminal[:, None] & (np.arange(3, NUM_CALLS)[None, :] > lb[:, None])
     legal[:, NUM_CALLS] = True
+    # observation column of (call, last bid before it), -1 when the call sets nothing
+    base = np.full((NUM_CALLS + 1, NUM_CALLS), -1, np.int64)
+    lbs = np.arange(NUM_CALLS)
+    base[1] = np.where(lbs == 0, OPENING_PASS_OFFSET, -1)
+    base[2] = np.where(lbs >= 3, BIDS_OFFSET + (lbs - 3) * BID_BLOCK + 4, -1)
+    base[3] = np.where(lbs >= 3, BIDS_OFFSET + (lbs - 3) * BID_BLOCK + 8, -1)
+    for c in range(3, NUM_CALLS):
+        base[c + 1] = BIDS_OFFSET + (c - 3) * BID_BLOCK
     rel = (np.arange(4)[:, None] - np.arange(4)[None, :]) % 4  # [caller, observer]
-    return (dbl.astype(np.int16).ravel(), pas.astype(np.int16).ravel(), fn.astype(np.int64),
-            base.astype(np.int64).ravel(), legal, rel.astype(np.int64))
+    # [((call + 1) * 38 + last bid) * 4 + caller, observer] -> column, or a huge value for none
+    col = np.where(base[:, :, None, None] >= 0, base[:, :, None, None] + rel[None, None], _NO_WRITE)
+    # first-namer column (side * 5 + strain) of a bid; the sink column for any other call
+    fn = np.full((2, NUM_CALLS + 1), _S_SINK - _S_FN, np.int64)
+    for side in range(2):
+        for c in range(3, NUM_CALLS):
+            fn[side, c + 1] = side * 5 + (c - 3) % 5
+    return (nxt.astype(np.int16).ravel(), ends.ravel(), legal, col.reshape(-1, 4), fn,
+            lb.astype(np.int64), dbl.astype(np.int64), opp.astype(np.int64))
 
 
-# columns of AuctionEnv._s (int16): last bid id (0 none), its bidder, doubled state, passes in
-# a row, first namer of (side, strain) (10 columns, -1 none), a sink column for masked writes
-_S_LB, _S_LBS, _S_DBL, _S_PAS, _S_FN, _S_SINK, _S_WIDTH = 0, 1, 2, 3, 4, 14, 16
-_S_INIT = np.array([0, 0, 0, 0] + [-1] * 10 + [0, 0], np.int16)
-_DEAD_KEY = NUM_CALLS * 6
-_INIT_KEY = 0  # no bid, not doubled, "same side" irrelevant
-_VUL_FLAT = VULNERABLE.astype(np.int64).reshape(-1)  # [vulnerability * 2 + side]
-_DBL_NEXT, _PAS_NEXT, _FN_COL, _OBS_BASE, _LEGAL, _REL = _transition_tables()
-# column written in each observer's view by (call, last bid before it, caller): [key, observer],
-# with key = ((call + 1) * 38 + last bid) * 4 + caller; a huge value where nothing is written
+# columns of AuctionEnv._s (int16): first namer of (side, strain) (10 columns, -1 none), a
+# sink column for masked writes
+_S_FN, _S_SINK, _S_WIDTH = 0, 10, 12
+_S_INIT = np.array([-1] * 10 + [0, 0], np.int16)
 _NO_WRITE = 1 << 40
-_OBS_COL = np.where(_OBS_BASE[:, None, None] >= 0, _OBS_BASE[:, None, None] + _REL[None, :, :],
-                    _NO_WRITE).reshape(-1, 4)
+_VUL_FLAT = VULNERABLE.astype(np.int64).reshape(-1)  # [vulnerability * 2 + side]
+(_NEXT, _ENDS, _LEGAL, _OBS_COL, _FN_COL, _LB_OF, _DBL_OF, _OPP_OF) = _state_tables()
+_INIT_STATE = 0  # no bid, not doubled, no passes
 
 
 class EnvError(BidlabError, ValueError):
@@ -237,10 +242,7 @@ class AuctionEnv:
         self._s = np.zeros((n, _S_WIDTH), np.int16)
         self._s_flat = self._s.reshape(-1)
         self._s_base = np.arange(n) * _S_WIDTH + _S_FN
-        self._last_bid = self._s[:, _S_LB]
-        self._last_bidder = self._s[:, _S_LBS]
-        self._doubled = self._s[:, _S_DBL]
-        self._passes = self._s[:, _S_PAS]
+        self._state = np.zeros(n, np.int16)  # auction state code, see _state_tables
         # every seat's observation, plus one spare element that absorbs masked-out writes
         self._obs_buf = np.zeros(n * 4 * OPENSPIEL480 + 1, _OBS_DTYPE)
         self._obs_gather = np.empty((n, OPENSPIEL480), _OBS_DTYPE)
@@ -343,7 +345,8 @@ class AuctionEnv:
         self._s[rows] = _S_INIT
         self.final_score[rows] = 0
         self.done[rows] = False
-        self._legal_ext[rows] = _LEGAL[_INIT_KEY]
+        self._state[rows] = _INIT_STATE
+        self._legal_ext[rows] = _LEGAL[_INIT_STATE]
         # every seat's observation: vulnerability and own cards
         self._obs4[rows] = 0
         self._obs4[rows, :, :4] = self._vul_rows[vul]  # (cast to the storage dtype)
@@ -365,39 +368,27 @@ class AuctionEnv:
         if not np.issubdtype(c.dtype, np.integer):
             raise BatchError(f"calls must be an integer array, got dtype {c.dtype}")
         self._validate(c)
-        c = c.astype(np.int64)
-        c1 = c + 1  # row of the call in the lookup tables
-        act = c >= 0
+        c1 = c.astype(np.int64) + 1  # row of the call in the lookup tables
+        act = c1 > 0
         s = self.to_act
-        st = self._s
-        lb_before = st[:, _S_LB].astype(np.int64)
+        state = self._state
+        key = state.astype(np.int64) * (NUM_CALLS + 1) + c1
 
         self._hist_flat[self._hist_base + self.length] = c
         self.length += act
-        # every seat's observation: at most one value per observer (base -1: nothing)
-        flat = self._obs_base + _OBS_COL[(c1 * NUM_CALLS + lb_before) * 4 + s]
+        # every seat's observation: at most one value per observer (or the spare element)
+        flat = self._obs_base + _OBS_COL[(c1 * NUM_CALLS + _LB_OF[state]) * 4 + s]
         np.minimum(flat, self._obs_sink, out=flat)
         self._obs_flat[flat] = 1
-
-        is_bid = c >= 3
-        np.copyto(st[:, _S_LB], c, where=is_bid, casting="unsafe")
-        np.copyto(st[:, _S_LBS], s, where=is_bid)
         # first seat of each side to name each strain (the declarer rule); non-bids hit the sink
         fn_idx = self._s_base + _FN_COL[s & 1, c1]
         first = self._s_flat[fn_idx]
         self._s_flat[fn_idx] = np.where(first < 0, s, first)
-        st[:, _S_DBL] = _DBL_NEXT[c1 * 3 + st[:, _S_DBL]]
-        passes = _PAS_NEXT[c1 * 5 + st[:, _S_PAS]]
-        st[:, _S_PAS] = passes
-        lb = st[:, _S_LB]
-        ended = act & (passes >= np.where(lb == 0, 4, 3))
-        nxt = (s + act) & 3
-        self.to_act[:] = nxt
 
-        # legal calls of the next player by lookup on (last bid, doubled, same side as bidder)
-        key = lb * 6 + st[:, _S_DBL] * 2 + (((st[:, _S_LBS] ^ nxt) & 1) == 0)
-        key[self.done | ended] = _DEAD_KEY
-        np.take(_LEGAL, key, axis=0, out=self._legal_ext, mode="clip")
+        ended = _ENDS[key]
+        np.take(_NEXT, key, out=state, mode="clip")
+        self.to_act[:] = (s + act) & 3
+        np.take(_LEGAL, state, axis=0, out=self._legal_ext, mode="clip")
 
         result = self._finish(np.flatnonzero(ended))
         if self.config.auto_reset:
@@ -429,7 +420,7 @@ class AuctionEnv:
         Uses the structure of the legal set (Pass, maybe X or XX, then every bid above the
         last one) to draw in O(N) instead of over all 38 calls.
         """
-        lb = self._last_bid.astype(np.int64)
+        lb = _LB_OF[self._state]
         x = self.legal[:, 1].astype(np.int64)
         xx = self.legal[:, 2].astype(np.int64)
         first_bid = np.maximum(lb + 1, 3)
@@ -464,12 +455,14 @@ class AuctionEnv:
         if rows.size:
             finished[rows] = True
             self.done[rows] = True
-            srow = self._s[rows].astype(np.int64)
-            r = rows[srow[:, _S_LB] > 0]  # passed-out tables keep level 0, declarer -1, score 0
-            srow = srow[srow[:, _S_LB] > 0]
-            bid = srow[:, _S_LB] - 3
-            lv, st, dbl = bid // 5 + 1, bid % 5, srow[:, _S_DBL]
-            dec = srow[np.arange(len(r)), _S_FN + (srow[:, _S_LBS] & 1) * 5 + st]
+            code = self._state[rows]
+            played = _LB_OF[code] > 0  # passed-out tables keep level 0, declarer -1, score 0
+            r, code = rows[played], code[played]
+            bid = _LB_OF[code] - 3
+            lv, st, dbl = bid // 5 + 1, bid % 5, _DBL_OF[code]
+            # the last bidder's side from the player now to act and whether they are opponents
+            bidder_side = (self.to_act[r].astype(np.int64) & 1) ^ _OPP_OF[code]
+            dec = self._s[r, _S_FN + bidder_side * 5 + st].astype(np.int64)
             if self._dd_flat is None:  # unscored env: tricks -1, score 0
                 tr = np.full(len(r), -1, np.int64)
                 ns = np.zeros(len(r), np.int64)
