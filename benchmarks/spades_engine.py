@@ -104,14 +104,18 @@ def main() -> None:
         base.append(openspiel_rounds(args.rounds, args.seed + r))
         ours.append(bidlab_rounds(args.rounds, args.seed + r))
     b, o = min(base), min(ours)
-    print(f"random legal rounds/s: bidlab {args.rounds / o:,.0f}   OpenSpiel (pyspiel) {args.rounds / b:,.0f}")
+    print(
+        f"random legal rounds/s: bidlab {args.rounds / o:,.0f}   OpenSpiel (pyspiel) {args.rounds / b:,.0f}"
+    )
     print(f"ratio bidlab / OpenSpiel-from-Python: {b / o:.2f}x")
     for p in ("wrp", "srp"):
         dt = rule_rounds(p, args.rounds, args.seed)
         print(f"{p}: {args.rounds / dt:,.0f} rounds/s (all four seats, RB bidding)")
     for spec in ("uct5:200", "ismcts:100"):
         dt, searches = search_rate(spec, args.search_rounds, args.seed)
-        print(f"{spec}: {searches / dt:.1f} search decisions/s, {dt / args.search_rounds:.2f} s per round (two seats searching)")
+        print(
+            f"{spec}: {searches / dt:.1f} search decisions/s, {dt / args.search_rounds:.2f} s per round (two seats searching)"
+        )
 
 
 if __name__ == "__main__":

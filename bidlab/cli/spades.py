@@ -20,7 +20,9 @@ from rich.table import Table
 
 from bidlab.errors import BidlabError
 
-app = typer.Typer(help="Spades (Cohensius et al. 2020): bidder tournaments and playing against bots.", no_args_is_help=True)
+app = typer.Typer(
+    help="Spades (Cohensius et al. 2020): bidder tournaments and playing against bots.", no_args_is_help=True
+)
 console = Console()
 
 
@@ -59,11 +61,16 @@ def print_summary(s: dict, labels: tuple[str, str]) -> None:
 
 @app.command()
 def tournament(
-    bidders: str = typer.Option("rb,rb", help="Bidders of side A and side B, comma-separated (io, ms, rb, ...); one name = both."),
-    player: str = typer.Option(
-        "srp", help="Playing module(s): one for all four seats, or 'A,B' per side. wrp, srp, ismcts[:ITER|:SECs], uct<X>[:ITER]."
+    bidders: str = typer.Option(
+        "rb,rb", help="Bidders of side A and side B, comma-separated (io, ms, rb, ...); one name = both."
     ),
-    games: int = typer.Option(200, min=1, help="Games to play (the paper used 10,000; issue runs use 2,000)."),
+    player: str = typer.Option(
+        "srp",
+        help="Playing module(s): one for all four seats, or 'A,B' per side. wrp, srp, ismcts[:ITER|:SECs], uct<X>[:ITER].",
+    ),
+    games: int = typer.Option(
+        200, min=1, help="Games to play (the paper used 10,000; issue runs use 2,000)."
+    ),
     goal: int = typer.Option(200, help="Winning goal (the paper's tournaments: 200; standard game: 500)."),
     lose: int = typer.Option(-100, help="Losing goal (paper: -100; standard: -200)."),
     blind_nil: bool = typer.Option(False, help="Allow blind nil (when trailing by 100 or more)."),
@@ -72,7 +79,9 @@ def tournament(
     first_lead: str = typer.Option("left_of_dealer", help="left_of_dealer or two_of_clubs."),
     seed: int = typer.Option(0, help="Seed: the same seed and options give the same games."),
     workers: int = typer.Option(2, min=1, help="Worker processes (this machine has 2 cores)."),
-    out: Path = typer.Option(None, help="Results JSON (resumed if it exists). Default: results/spades/<setup>.json."),
+    out: Path = typer.Option(
+        None, help="Results JSON (resumed if it exists). Default: results/spades/<setup>.json."
+    ),
 ) -> None:
     """Play side A against side B; print win rate and points per round with standard errors.
 
@@ -101,7 +110,9 @@ def tournament(
             try:
                 summary = run_tournament(cfg, out, workers=workers, progress=on_progress)
             except KeyboardInterrupt:
-                console.print(f"[yellow]stopped; finished games are saved in {out}; run again to resume[/yellow]")
+                console.print(
+                    f"[yellow]stopped; finished games are saved in {out}; run again to resume[/yellow]"
+                )
                 raise typer.Exit(130) from None
         print_summary(summary, (f"A {ba}+{pa}", f"B {bb}+{pb}"))
         console.print(f"results: {out}")
@@ -131,7 +142,9 @@ def summary(path: Path = typer.Argument(..., help="A tournament results JSON."))
 @app.command()
 def play(
     bots: str = typer.Option("rb", help="Bidder of the three bots (io, ms, rb, ...)."),
-    player: str = typer.Option("srp", help="Playing module of the three bots (wrp, srp, ismcts[:ITER], uct<X>)."),
+    player: str = typer.Option(
+        "srp", help="Playing module of the three bots (wrp, srp, ismcts[:ITER], uct<X>)."
+    ),
     goal: int = typer.Option(200, help="Winning goal."),
     lose: int = typer.Option(-100, help="Losing goal."),
     seed: int = typer.Option(None, help="Seed for the deals (random if omitted)."),
@@ -149,7 +162,13 @@ def play(
         bidders = [make_bidder(bots), make_bidder(bots), human, make_bidder(bots)]
         players = [make_player(player, rng.getrandbits(32)) for _ in range(4)]
         players[2] = human
-        rec = play_game(rules, bidders, players, rng, first_dealer=rng.randrange(4), )
+        rec = play_game(
+            rules,
+            bidders,
+            players,
+            rng,
+            first_dealer=rng.randrange(4),
+        )
         who = {0: "North-South (you)", 1: "East-West", -1: "nobody (draw)"}[rec.winner]
         console.print(f"[bold]Game over[/bold]: {rec.scores[0]} to {rec.scores[1]}; winner: {who}")
     except (KeyboardInterrupt, EOFError):

@@ -84,7 +84,9 @@ def collect_bids(
             continue
         b = bidders[seat].bid(BidView(hand=hands[seat], **common))
         if isinstance(b, bool) or not isinstance(b, int) or not 0 <= b <= 13:
-            raise IllegalBidError(f"bidder {getattr(bidders[seat], 'name', '?')} at seat {'NESW'[seat]} bid {b!r}; bids are ints 0..13")
+            raise IllegalBidError(
+                f"bidder {getattr(bidders[seat], 'name', '?')} at seat {'NESW'[seat]} bid {b!r}; bids are ints 0..13"
+            )
         bids.append(b)
         blind.append(False)
     # Reorder from bidding order to seat order.
@@ -123,7 +125,9 @@ def blind_nil_exchange(
 
 def _checked_pass(mask, hand: int, n: int, seat: int) -> int:
     if not isinstance(mask, int) or mask & ~hand or mask.bit_count() != n:
-        raise IllegalPlayError(f"seat {'NESW'[seat]} must pass {n} cards of its own hand in the blind nil exchange")
+        raise IllegalPlayError(
+            f"seat {'NESW'[seat]} must pass {n} cards of its own hand in the blind nil exchange"
+        )
     return mask
 
 
@@ -139,7 +143,11 @@ def play_round(
 ) -> RoundRecord:
     """Bid and play one round. ``scores``/``bags`` are the sides' totals before it."""
     dealt = tuple(hands)
-    if len(hands) != 4 or any(h.bit_count() != 13 for h in hands) or (hands[0] | hands[1] | hands[2] | hands[3]) != FULL_DECK:
+    if (
+        len(hands) != 4
+        or any(h.bit_count() != 13 for h in hands)
+        or (hands[0] | hands[1] | hands[2] | hands[3]) != FULL_DECK
+    ):
         raise IllegalPlayError("a round needs four disjoint 13-card hands")
     hands = list(hands)
     bids, blind = collect_bids(rules, hands, dealer, bidders, scores, bags)
@@ -161,7 +169,14 @@ def play_round(
             on_card(state, seat, card)
     ns, ew = state.score(bags)
     return RoundRecord(
-        dealer, dealt, bids, blind, tuple(state.tricks), (ns.points, ew.points), (ns.bags, ew.bags), tuple(state.plays)  # type: ignore[arg-type]
+        dealer,
+        dealt,
+        bids,
+        blind,
+        tuple(state.tricks),
+        (ns.points, ew.points),
+        (ns.bags, ew.bags),
+        tuple(state.plays),  # type: ignore[arg-type]
     )
 
 

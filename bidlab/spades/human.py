@@ -33,11 +33,15 @@ class HumanBidderPlayer:
 
     def bid(self, view: BidView) -> int:
         c = self.console
-        c.print(f"\n[bold]New round[/bold]  score: you {view.our_score} ({view.our_bags} bags), them {view.their_score} ({view.their_bags} bags)")
+        c.print(
+            f"\n[bold]New round[/bold]  score: you {view.our_score} ({view.our_bags} bags), them {view.their_score} ({view.their_bags} bags)"
+        )
         c.print(f"Your hand: {Hand.from_mask(view.hand).to_symbols()}")
         first = (view.dealer + 1) % 4
         for i, b in enumerate(view.prev_bids):
-            c.print(f"  {SEATS[(first + i) % 4]} bids {_bid_str(b)}{' (blind)' if view.prev_blind[i] else ''}")
+            c.print(
+                f"  {SEATS[(first + i) % 4]} bids {_bid_str(b)}{' (blind)' if view.prev_blind[i] else ''}"
+            )
         while True:
             a = self.ask("Your bid (0 or nil .. 13): ").strip().lower()
             if a == "nil":
@@ -57,7 +61,9 @@ class HumanBidderPlayer:
         bids = ", ".join(f"{SEATS[s][0]} {_bid_str(view.bids[s])}:{view.tricks[s]}" for s in range(4))
         c.print(f"\nTrick {view.trick_number + 1}   bids:taken  {bids}")
         for i, card in enumerate(view.trick):
-            c.print(f"  {SEATS[(view.leader + i) % 4]} played {Card.from_index(card).suit.symbol}{card_str(card)[1]}")
+            c.print(
+                f"  {SEATS[(view.leader + i) % 4]} played {Card.from_index(card).suit.symbol}{card_str(card)[1]}"
+            )
         c.print(f"Your hand: {Hand.from_mask(view.hand).to_symbols()}")
         legal = mask_cards(view.legal)
         c.print("Legal: " + " ".join(card_str(x) for x in legal))

@@ -334,7 +334,10 @@ class ISMCTSPlayer:
             ns, ew = score_round(s.rules, s.bids, s.blind, tuple(s.tricks), bags)  # type: ignore[arg-type]
             gap = ns.points - ew.points
             if per_bag:
-                gap -= per_bag * ((ns.bags - bags[0] + ns.bag_penalties * limit) - (ew.bags - bags[1] + ew.bag_penalties * limit))
+                gap -= per_bag * (
+                    (ns.bags - bags[0] + ns.bag_penalties * limit)
+                    - (ew.bags - bags[1] + ew.bag_penalties * limit)
+                )
             gap /= scale
             for nd in path[1:]:
                 nd.visits += 1

@@ -267,7 +267,11 @@ class StrongRulePlayer:
             return self._win(view)
         # Our contract is made or safe: set the opponents if cheap, otherwise avoid bags.
         to_set = remaining - opp_need + 1
-        if opp_need > 0 and total_bids >= self.config.over_round and to_set - max(need, 0) <= self.config.max_set_effort:
+        if (
+            opp_need > 0
+            and total_bids >= self.config.over_round
+            and to_set - max(need, 0) <= self.config.max_set_effort
+        ):
             return self._win(view)
         return self._duck(view)
 
@@ -290,9 +294,15 @@ class StrongRulePlayer:
             side = legal & NON_SPADES
             if side:
                 if hand & SPADES:
-                    s = min((s for s in range(3) if side & SUIT_MASKS[s]), key=lambda s: (side & SUIT_MASKS[s]).bit_count())
+                    s = min(
+                        (s for s in range(3) if side & SUIT_MASKS[s]),
+                        key=lambda s: (side & SUIT_MASKS[s]).bit_count(),
+                    )
                 else:
-                    s = max((s for s in range(3) if side & SUIT_MASKS[s]), key=lambda s: (side & SUIT_MASKS[s]).bit_count())
+                    s = max(
+                        (s for s in range(3) if side & SUIT_MASKS[s]),
+                        key=lambda s: (side & SUIT_MASKS[s]).bit_count(),
+                    )
                 return lowest(side & SUIT_MASKS[s])
             return lowest(legal)
         led = trick[0] // 13
@@ -412,7 +422,9 @@ class StrongRulePlayer:
         if not trick:
             # Lead low in a suit the nil bidder still holds.
             pool = legal & NON_SPADES or legal
-            cands = [c for c in mask_ranks(pool) if not view.voids[niler] >> (c // 13) & 1] or mask_ranks(pool)
+            cands = [c for c in mask_ranks(pool) if not view.voids[niler] >> (c // 13) & 1] or mask_ranks(
+                pool
+            )
             return min(cands, key=lambda c: c % 13)
         led = trick[0] // 13
         win = view.win_card

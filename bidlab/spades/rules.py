@@ -180,7 +180,13 @@ def score_round(
     if sum(tricks) != 13:
         raise RulesError(f"a round has 13 tricks, got {sum(tricks)} ({tricks})")
     return tuple(  # type: ignore[return-value]
-        score_side(rules, (bids[s], bids[s + 2]), (blind[s], blind[s + 2]), (tricks[s], tricks[s + 2]), bags_before[s])
+        score_side(
+            rules,
+            (bids[s], bids[s + 2]),
+            (blind[s], blind[s + 2]),
+            (tricks[s], tricks[s + 2]),
+            bags_before[s],
+        )
         for s in (0, 1)
     )
 

@@ -119,7 +119,9 @@ def summarize(results: list[dict]) -> dict:
     ppr_a = sum(r["points_a"] for r in results) / rounds
     ppr_b = sum(r["points_b"] for r in results) / rounds
 
-    def clustered_se(values: Callable[[list[dict]], float], weights: Callable[[list[dict]], float], ratio: float) -> float:
+    def clustered_se(
+        values: Callable[[list[dict]], float], weights: Callable[[list[dict]], float], ratio: float
+    ) -> float:
         if n_pairs < 2:
             return float("nan")
         tw = sum(weights(g) for g in pairs.values())
@@ -177,7 +179,9 @@ def load_results(cfg: TournamentConfig, out: Path) -> list[dict]:
     try:
         data = json.loads(out.read_text())
     except (OSError, json.JSONDecodeError) as e:
-        raise TournamentError(f"{out}: cannot read the results file to resume ({e}); move it away to start over") from None
+        raise TournamentError(
+            f"{out}: cannot read the results file to resume ({e}); move it away to start over"
+        ) from None
     if data.get("config") != cfg.identity():
         raise TournamentError(
             f"{out}: holds a tournament with a different setup {data.get('config')}; "

@@ -21,7 +21,14 @@ def view(hand: int, prev=(), seat=0, dealer=None) -> BidView:
     # Seat 0 bids after len(prev) others: dealer is chosen so that holds.
     if dealer is None:
         dealer = (seat - len(prev) - 1) % 4
-    return BidView(seat=seat, hand=hand, dealer=dealer, prev_bids=tuple(prev), prev_blind=(False,) * len(prev), rules=Rules())
+    return BidView(
+        seat=seat,
+        hand=hand,
+        dealer=dealer,
+        prev_bids=tuple(prev),
+        prev_blind=(False,) * len(prev),
+        rules=Rules(),
+    )
 
 
 def test_naive_nil_paper_examples():
@@ -65,7 +72,9 @@ def test_io_nil_needs_partner_four_or_more():
     assert IOBidder().bid(v3) == 1
     # No nil with a king, a spade ten or four spades.
     for bad in ("432.K765.8765.32", "T32.8765.8765.32", "5432.876.8765.32"):
-        vb = BidView(seat=0, hand=h(bad), dealer=1, prev_bids=(4, 2), prev_blind=(False, False), rules=Rules())
+        vb = BidView(
+            seat=0, hand=h(bad), dealer=1, prev_bids=(4, 2), prev_blind=(False, False), rules=Rules()
+        )
         assert IOBidder().bid(vb) != 0, bad
 
 

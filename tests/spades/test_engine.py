@@ -201,7 +201,10 @@ def test_random_games_finish_with_13_tricks_and_consistent_scores(seed, count, f
         assert r.dealer == (seed + i) % 4
         assert all(not r.blind[s] or r.bids[s] == 0 for s in range(4))
         if any(r.blind):
-            assert blind and rules.blind_nil_allowed(scores[0 if r.blind.index(True) % 2 == 0 else 1], scores[1 if r.blind.index(True) % 2 == 0 else 0])
+            assert blind and rules.blind_nil_allowed(
+                scores[0 if r.blind.index(True) % 2 == 0 else 1],
+                scores[1 if r.blind.index(True) % 2 == 0 else 0],
+            )
         ns, ew = score_round(rules, r.bids, r.blind, r.tricks, bags)
         assert (ns.points, ew.points) == r.points
         assert all(0 <= b < rules.bag_limit for b in r.bags_after)
@@ -219,7 +222,9 @@ def test_replaying_a_round_reproduces_tricks_and_voids_are_true(seed):
     rng = random.Random(seed)
     hands = deal_hands(rng)
     rules = Rules()
-    rec = play_round(rules, hands, seed % 4, [RandomBidder(rng) for _ in range(4)], [RandomPlayer(rng) for _ in range(4)])
+    rec = play_round(
+        rules, hands, seed % 4, [RandomBidder(rng) for _ in range(4)], [RandomPlayer(rng) for _ in range(4)]
+    )
     s = RoundState(rules, hands, rec.dealer, rec.bids, rec.blind)
     for card in rec.plays:
         seat = s.to_play
@@ -261,7 +266,12 @@ def test_blind_nil_exchange_moves_cards_and_records_knowledge():
     rng = random.Random(8)
     hands = deal_hands(rng)
     before = hands[:]
-    known = blind_nil_exchange(Rules(blind_nil=True, blind_nil_exchange=2), hands, (False, True, False, False), [StrongRulePlayer()] * 4)
+    known = blind_nil_exchange(
+        Rules(blind_nil=True, blind_nil_exchange=2),
+        hands,
+        (False, True, False, False),
+        [StrongRulePlayer()] * 4,
+    )
     assert all(h.bit_count() == 13 for h in hands)
     assert hands[0] == before[0] and hands[2] == before[2]
     moved_to_east = hands[1] & ~before[1]

@@ -23,7 +23,9 @@ BID_BASE = 52
 
 
 def _game():
-    return pyspiel.load_game("spades", {"use_mercy_rule": False, "win_threshold": 1_000_000, "win_or_loss_bonus": 0})
+    return pyspiel.load_game(
+        "spades", {"use_mercy_rule": False, "win_threshold": 1_000_000, "win_or_loss_bonus": 0}
+    )
 
 
 def _play_both(seed: int, nil_rate: float = 0.25):

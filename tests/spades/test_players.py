@@ -118,7 +118,9 @@ def test_determinizations_respect_sizes_voids_and_seen_cards(seed):
         assert hands[seat ^ 2] & known_partner == known_partner
 
 
-def _endgame(hands: dict[int, str], bids, tricks, to_lead: int, played_extra: int = 0, broken=True) -> RoundState:
+def _endgame(
+    hands: dict[int, str], bids, tricks, to_lead: int, played_extra: int = 0, broken=True
+) -> RoundState:
     masks = [Hand.parse(hands[s]).mask for s in range(4)]
     s = RoundState(Rules(), masks, dealer=(to_lead - 1) % 4, bids=bids)
     s.played = FULL_DECK & ~(masks[0] | masks[1] | masks[2] | masks[3])
@@ -128,14 +130,17 @@ def _endgame(hands: dict[int, str], bids, tricks, to_lead: int, played_extra: in
     return s
 
 
-def test_search_takes_the_trick_it_needs():
-    # Two tricks left, North on lead needing one more trick for the contract. North holds
-    # the boss spade and a low heart; the opponents hold higher hearts. Leading the heart
-    # loses both tricks (East wins and leads ... ) whereas the spade ace is sure.
-    s = _endgame({0: "A.2..", 1: ".AK..", 2: ".Q3..", 3: ".J4.."}, (4, 3, 4, 2), (3, 5, 2, 1), to_lead=0)
-    assert sum(s.tricks) == 11
+def test_search_wins_cheaply_to_keep_its_boss():
+    # Two tricks left; North-South bid 4 + 3 and have 5: they need both. East leads the heart
+    # four, South and West play low; North (last) holds the ace and the five. Winning with the
+    # five keeps the ace for the last trick (2 tricks, contract made); the ace now loses the
+    # five to East's king later (set).
+    s = _endgame({0: ".A5..", 1: ".K4..", 2: ".2.2.", 3: ".3.3."}, (4, 2, 3, 2), (3, 3, 2, 3), to_lead=1)
+    for card in ("H4", "H2", "H3"):
+        s.play(c(card))
     p = ISMCTSPlayer(ISMCTSConfig(iterations=200), seed=1)
-    assert p.search(s.view(0)) == c("SA")
+    assert p.search(s.view(0)) == c("H5")
+    assert StrongRulePlayer().play(s.view(0)) == c("H5")
 
 
 def test_search_ducks_to_protect_its_own_nil():

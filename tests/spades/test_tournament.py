@@ -81,7 +81,9 @@ def test_cli_tournament_and_summary(tmp_path):
     assert "win rate" in r.output and out.exists()
     r = runner.invoke(app, ["spades", "summary", str(out)])
     assert r.exit_code == 0 and "ms+srp" in r.output
-    r = runner.invoke(app, ["spades", "tournament", "--bidders", "nope", "--games", "2", "--out", str(tmp_path / "x.json")])
+    r = runner.invoke(
+        app, ["spades", "tournament", "--bidders", "nope", "--games", "2", "--out", str(tmp_path / "x.json")]
+    )
     assert r.exit_code == 2 and "unknown bidder" in r.output
 
 
