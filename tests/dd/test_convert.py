@@ -60,7 +60,7 @@ def test_table_round_trip():
 
 def test_batched_tables_match_endplay_calc_dd_table_by_enum_names():
     """Each bidlab entry [seat, strain] equals endplay's table[Denom.<name>, Player.<name>]."""
-    deals = [Deal.random(100 + i) for i in range(2)]
+    deals = [Deal.random(100 + i) for i in range(1)]
     ours = dd_tables(deals)
     for deal, table in zip(deals, ours, strict=True):
         ep = calc_dd_table(EpDeal(deal.to_pbn()))

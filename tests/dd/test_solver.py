@@ -35,18 +35,18 @@ def test_single_contract_solves_agree_with_full_tables_500_entries():
     _single_vs_full(500, 500, seed=12)
 
 
-def test_shipped_store_entries_agree_with_fresh_dds():
-    """200 random entries of the shipped store (solved elsewhere by CalcAllTables) re-solved now."""
+def test_shipped_store_tables_agree_with_fresh_batched_tables():
+    """Whole tables of 5 random stored deals (100 entries) re-solved by the batched path.
+
+    The 200-entry single-contract check is `bidlab dd verify` in test_cli.py.
+    """
     deals, dd, ids = shipped_store().load("all")
-    rows, decl, strain = _random_triples(len(ids), 200, seed=3)
-    fresh = solve_contracts(deals[rows], decl, strain)
-    assert np.array_equal(fresh, dd[rows, decl, strain])
-    # and some whole tables by the batched path
-    assert np.array_equal(dd_tables(deals[rows[:5]]), dd[rows[:5]])
+    rows = np.random.default_rng(3).choice(len(ids), 5, replace=False)
+    assert np.array_equal(dd_tables(deals[rows]), dd[rows])
 
 
 def test_rotating_a_deal_rotates_its_table():
-    deals = [Deal.random(s) for s in range(2)]
+    deals = [Deal.random(s) for s in range(2)]  # 8 tables in all
     tables = dd_tables(deals)
     for steps in (1, 2, 3):
         rotated = dd_tables([d.rotate(steps) for d in deals])
@@ -63,12 +63,12 @@ def test_batches_are_split_into_dds_calls(monkeypatch):
     """With tiny per-call limits, results still line up with their deals across call boundaries."""
     from bidlab.dd import solver
 
-    deals = random_deals(5, seed=8)
+    deals = random_deals(3, seed=8)
     whole = dd_tables(deals)
     monkeypatch.setattr(solver, "DEALS_PER_TABLE_CALL", 2)
     monkeypatch.setattr(solver, "MAX_BOARDS_PER_CALL", 3)
     assert np.array_equal(dd_tables(deals), whole)
-    rows = np.arange(13) % 5
+    rows = np.arange(8) % 3
     assert np.array_equal(solve_contracts(deals[rows], rows % 4, rows % 5), whole[rows, rows % 4, rows % 5])
 
 

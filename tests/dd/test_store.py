@@ -205,3 +205,33 @@ def test_shipped_store_is_sound_and_has_a_big_test_split():
     assert dd.shape == (len(ids), 4, 5) and deals.shape == (len(ids), 52)
     # no deal repeated under two ids
     assert len(np.unique(deals, axis=0)) == len(deals)
+
+
+# ---------------------------------------------------------------- property: any append sequence
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(sizes=st.lists(st.integers(1, 23), min_size=1, max_size=5), gap=st.integers(0, 7), seed=st.integers(0, 99))
+def test_any_sequence_of_appends_loads_back_exactly(tmp_path_factory, sizes, gap, seed):
+    path = tmp_path_factory.mktemp("prop") / "s"
+    store = DealStore.create(path)
+    all_deals, all_dd, all_ids = [], [], []
+    next_id = 0
+    for i, n in enumerate(sizes):
+        deals, dd = random_deals(n, seed=seed * 10 + i), _fake_tables(n, seed * 10 + i)
+        store.append(deals, dd, first_id=next_id)
+        all_deals.append(deals)
+        all_dd.append(dd)
+        all_ids.append(np.arange(next_id, next_id + n))
+        next_id += n + gap
+    deals, dd, ids = np.concatenate(all_deals), np.concatenate(all_dd), np.concatenate(all_ids)
+    reopened = DealStore.open(path)
+    for split in ("all", "train", "validation", "test"):
+        got = reopened.load(split)
+        keep = split_mask(ids, split)
+        assert np.array_equal(got.ids, ids[keep])
+        assert np.array_equal(got.deals, deals[keep])
+        assert np.array_equal(got.dd, dd[keep])
