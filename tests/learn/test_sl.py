@@ -160,3 +160,18 @@ def test_killed_training_resumes_from_last_checkpoint(tmp_path):
     assert other.wait(timeout=600) == 2
     assert "other settings" in other.stderr.read()
     assert json.loads(state_file.read_text())["step"] == cut_state["step"]
+
+
+def test_expert_generation_resumes_and_repeats(tmp_path):
+    full = generate_expert(tmp_path / "full", 30, teacher="sayc", shard_size=10, workers=1, seed=3).load()
+    cut = generate_expert(tmp_path / "cut", 20, teacher="sayc", shard_size=10, workers=1, seed=3)
+    assert len(cut) == 20
+    # Asking for more boards with the same settings only bids the missing shard.
+    resumed = generate_expert(tmp_path / "cut", 30, teacher="sayc", shard_size=10, workers=1, seed=3).load()
+    for name in ("deals", "dealer", "vulnerability", "length"):
+        assert np.array_equal(getattr(full, name), getattr(resumed, name)), name
+    assert np.array_equal(full.history, resumed.history)
+    # Dealers and vulnerabilities follow the 16-board cycle.
+    assert full.dealer[:4].tolist() == [0, 1, 2, 3] and full.vulnerability[:4].tolist() == [0, 1, 2, 3]
+    with pytest.raises(AuctionSetError, match="use another folder"):
+        generate_expert(tmp_path / "cut", 30, teacher="random", shard_size=10, workers=1, seed=3)
