@@ -424,3 +424,48 @@ def test_page_and_static_files(client):
     for f in ("app.js", "style.css"):
         assert client.get(f"/static/{f}").status_code == 200
     expect_error(client.get("/static/../../pyproject.toml"), 404)
+
+
+# -- fuzzing the live board ------------------------------------------------------------------------
+
+def test_arbitrary_call_text_and_why_indexes_never_crash_a_live_board(client, live):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    board_id = live["id"]
+    n = len(live["calls"])
+
+    @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(text=st.one_of(st.text(max_size=12), st.sampled_from(["1C", "1S", "X", "XX", "8C", "Pass", "p", "3♠"])),
+           index=st.integers(-5, n + 5), table=st.sampled_from(["this", "other", "x"]))
+    def probe(text, index, table):
+        state = client.get(f"/api/boards/{board_id}").json()
+        r = client.post(f"/api/boards/{board_id}/calls", json={"call": text})
+        assert r.status_code in (200, 400, 409, 422), r.text
+        body = r.json()
+        if r.status_code == 200:
+            assert body["calls"][len(state["calls"])]["call"] == Call.parse(text).to_str()
+        else:
+            assert body["error"] and client.get(f"/api/boards/{board_id}").json() == state
+        w = client.get(f"/api/boards/{board_id}/why", params={"index": index, "table": table})
+        assert w.status_code in (200, 400, 404, 409, 422), w.text
+
+    probe()
+
+
+# -- the command -----------------------------------------------------------------------------------
+
+def test_serve_binds_loopback_by_default(monkeypatch, tmp_path):
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from bidlab.cli import app as cli
+
+    seen = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **kw: seen.update(app=app, host=host, port=port))
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, ["serve"])
+    assert r.exit_code == 0, r.output
+    assert (seen["host"], seen["port"]) == ("127.0.0.1", 8000) and "http://127.0.0.1:8000/" in r.output
+    r = CliRunner().invoke(cli, ["serve", "--port", "8123", "--results", str(tmp_path), "--max-boards", "5"])
+    assert r.exit_code == 0 and seen["port"] == 8123 and seen["app"].state.store.capacity == 5

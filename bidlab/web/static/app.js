@@ -203,8 +203,8 @@ function auctionTable(calls, dealer, vul, table, interactive) {
       if (c.bot) {
         const active = whyOpen && whyOpen.table === table && whyOpen.index === c.index;
         cell.append(el("button", {
-          class: `whybtn${active ? " active" : ""}`, title: "Why did the bot make this call?",
-          "data-testid": `why-${table}-${c.index}`, text: "Why?",
+          class: `whybtn${active ? " active" : ""}`, title: "Why? (the bot's reason for this call)",
+          "aria-label": "Why?", "data-testid": `why-${table}-${c.index}`, text: "?",
           onclick: () => showWhy(table, c.index),
         }));
       }
