@@ -62,6 +62,8 @@ def par(table: np.ndarray, vulnerability: Vulnerability | int | str = Vulnerabil
     contracts = []
     for i in range(out.number):
         c = out.contracts[i]
+        if c.level == 0:  # DDS lists a passed-out board as a level-0 contract
+            continue
         strain = Strain(int(PAR_DENOM_TO_STRAIN[c.denom]))
         for decl in par_seats_to_declarers(c.seats):
             contracts.append(Contract(c.level, strain, 1 if c.underTricks > 0 else 0, Seat(decl)))

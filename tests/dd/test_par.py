@@ -95,6 +95,15 @@ def test_dealer_decides_who_gets_a_contract_both_sides_make():
         assert p.score == (90 if dealer.side == 0 else -90)
 
 
+def test_passed_out_board_has_no_par_contract():
+    t = np.full((4, 5), 6, np.uint8)  # nobody makes anything
+    for vul in Vulnerability:
+        p = par(t, vul, Seat.W)
+        assert p.score == 0 == brute_force_par(t, vul, 3)
+        assert p.contracts == ()
+        assert "passed out" in str(p)
+
+
 def test_board_par_uses_board_dealer_and_vulnerability():
     _, dd, _ = shipped_store().load("test")
     board = Board.numbered(6, Deal.random(1))  # dealer E, EW vulnerable
