@@ -39,27 +39,35 @@ class SaycError(BidlabError, ValueError):
 
 
 def situation_groups(c: Ctx) -> tuple[str, ...]:
-    """The rule groups that apply to this turn, most specific first."""
+    """The rule groups that apply to this turn, most specific first.
+
+    Groups that cannot apply are left out up front (the notrump system without a notrump
+    opening, the slam rules before anyone bid 4NT), which keeps the bidder fast.
+    """
     if c.last_bid is None:
         return ("opening",)
-    i_acted = any(x.id for x in c.my_calls)
+    i_acted = c.shown[0].acted
+    slam = ("slam",) if c.asked_4nt else ()
     if c.opener in (0, 2):
+        nt = ("notrump",) if c.ours and (c.ours[0] in ("1NT", "2NT") or c.ours[:3] == ("2C", "2D", "2NT")) else ()
         if not c.contested:
             if c.opener == 2 and not i_acted:
                 if c.interfered:  # RHO doubled partner's opening
-                    return ("competitive_response", "notrump", "response", "placement_game", "placement")
-                return ("notrump", "response", "placement_game", "placement")
+                    return ("competitive_response", *nt, "response", "placement_game", "placement")
+                return (*nt, "response", "placement_game", "placement")
+            rebid = ("rebid", "continuation") if c.opener == 0 and len(c.ours) == 2 else ("continuation",)
             if c.interfered:
-                return ("slam", "opener_competitive", "notrump", "rebid", "placement_game", "placement")
-            return ("slam", "notrump", "rebid", "opener_competitive", "placement_game", "placement")
+                return (*slam, "opener_competitive", *nt, *rebid, "placement_game", "placement")
+            return (*slam, *nt, *rebid, "opener_competitive", "placement_game", "placement")
         if c.opener == 2 and not i_acted:
-            return ("slam", "competitive_response", "placement_game", "penalty", "placement")
-        return ("slam", "opener_competitive", "placement_game", "penalty", "placement")
+            return (*slam, "competitive_response", "placement_game", "penalty", "placement")
+        return (*slam, "opener_competitive", "placement_game", "penalty", "placement")
     if not i_acted and not c.partner.acted:
         return ("overcall",)
     if not i_acted:
-        return ("slam", "advance", "placement_game", "penalty", "placement")
-    return ("slam", "opener_competitive", "placement_game", "penalty", "placement")
+        return (*slam, "advance", "placement_game", "penalty", "placement")
+    return (*slam, "opener_competitive", "placement_game", "penalty", "placement")
+
 
 
 def decide(view: BiddingView) -> Decision:

@@ -45,6 +45,14 @@ def _unbid(c: Ctx) -> list[int]:
 # -- our first action after their opening ---------------------------------------------------------
 
 @rule(OV)
+def too_weak_to_act(c: Ctx):
+    """Under 5 HCP, or under 8 without a five-card suit: no overcall, double or cue bid fits."""
+    f = c.f
+    if f.hcp < 5 or (f.hcp < 8 and f.shape[0] < 5):
+        return PASS, f"{f.hcp} HCP: too weak to enter the auction"
+
+
+@rule(OV)
 def penalty_double_of_1nt(c: Ctx):
     if c.last_bid is not None and c.last_bid is c.opening and NAMES[c.last_bid.id] == "1NT" and c.f.hcp >= 15:
         return DOUBLE, "15+ HCP: penalty double of 1NT (SAYC)"
@@ -216,15 +224,15 @@ def _direct_over_opening(c: Ctx, call) -> bool:
 @rule(AD)
 def answer_michaels_or_unusual(c: Ctx):
     a = _partner_first_action(c)
-    if a is None or a.id < 3 or c.last_bidder == 1 and c.last_bid != a or not _direct_over_opening(c, a):
+    if a is None or a.id < 3 or c.last_bidder == 1 and c.last_bid is not a or not _direct_over_opening(c, a):
         return None
     opening = c.opening
-    if LV[a.id] == 2 and ST[a.id] == NT and c.last_bid == a and LV[opening.id] == 1:
+    if LV[a.id] == 2 and ST[a.id] == NT and c.last_bid is a and LV[opening.id] == 1:
         t = ST[opening.id]
         low = [s for s in range(4) if s != t][:2]
         s = max(low, key=lambda x: (c.f.lengths[x], x))
         return c.cheapest(s), f"picks {SUIT_NAMES[s]} of partner's two suits (unusual 2NT)"
-    if LV[a.id] == 2 and ST[opening.id] < NT and ST[a.id] == ST[opening.id] and c.last_bid == a:
+    if LV[a.id] == 2 and ST[opening.id] < NT and ST[a.id] == ST[opening.id] and c.last_bid is a:
         t = ST[opening.id]
         if t < 2:
             s = 3 if c.f.lengths[3] >= c.f.lengths[2] else 2
@@ -278,7 +286,7 @@ def advance_takeout_double(c: Ctx):
 @rule(AD)
 def advance_notrump_overcall(c: Ctx):
     a = _partner_first_action(c)
-    if a is None or a.id < 3 or ST[a.id] != NT or c.last_bid != a:
+    if a is None or a.id < 3 or ST[a.id] != NT or c.last_bid is not a:
         return None
     if LV[a.id] == 2 and LV[c.opening.id] == 2:  # natural 2NT over their weak two: 15-18
         for s in (3, 2):

@@ -91,6 +91,8 @@ class Ctx:
     our_suits: frozenset[int]
     passed_hand: bool  # I passed when I could have opened
     position: int  # 1..4: my seat counted from the dealer
+    asked_4nt: bool = False  # our side has bid 4NT
+    memo: dict = field(default_factory=dict)  # values several rules need, computed once per turn
 
     @property
     def we_vul(self) -> bool:
@@ -140,7 +142,8 @@ class _Reading:
     """The auction read so far, in absolute seats; extended one call at a time and cached."""
 
     __slots__ = ("shown", "per_seat", "opener", "opening", "last_bid", "last_bidder", "doubled",
-                 "side_suits", "opener_side_calls", "contested", "interfered", "passed_first")
+                 "side_suits", "opener_side_calls", "contested", "interfered", "passed_first",
+                 "asked_4nt")
 
     def __init__(self):
         self.shown = [Shown(), Shown(), Shown(), Shown()]
@@ -155,6 +158,7 @@ class _Reading:
         self.contested = False
         self.interfered = False
         self.passed_first = (False, False, False, False)
+        self.asked_4nt = (False, False)
 
     def extend(self, call: Call, seat: int) -> _Reading:
         r = _Reading.__new__(_Reading)
@@ -165,7 +169,9 @@ class _Reading:
         per_seat = self.per_seat
         _read_call(call, seat, shown, per_seat, self.opener, self.opening, self.last_bid, self.last_bidder)
         r.shown = shown
-        r.per_seat = tuple(per_seat[k] + (call,) if k == seat else per_seat[k] for k in range(4))
+        ps = list(per_seat)
+        ps[seat] = ps[seat] + (call,)
+        r.per_seat = tuple(ps)
         r.opener, r.opening = self.opener, self.opening
         r.last_bid, r.last_bidder, r.doubled = self.last_bid, self.last_bidder, self.doubled
         r.side_suits = self.side_suits
@@ -173,9 +179,12 @@ class _Reading:
         r.contested = self.contested
         r.interfered = self.interfered
         r.passed_first = self.passed_first
+        r.asked_4nt = self.asked_4nt
         cid = call.id
         side = seat % 2
         if cid >= 3:
+            if cid == 22:  # 4NT
+                r.asked_4nt = (True, self.asked_4nt[1]) if side == 0 else (self.asked_4nt[0], True)
             if r.opener is None:
                 r.opener, r.opening = seat, call
             r.last_bid, r.last_bidder, r.doubled = call, seat, 0
@@ -266,7 +275,7 @@ def make_context(view: BiddingView) -> Ctx:
         my_calls=r.per_seat[me], partner_calls=r.per_seat[rot[2]], lho_calls=r.per_seat[rot[1]],
         rho_calls=r.per_seat[rot[3]], their_suits=r.side_suits[1 - ours_side],
         our_suits=r.side_suits[ours_side], passed_hand=r.passed_first[me],
-        position=(me - dealer) % 4 + 1,
+        position=(me - dealer) % 4 + 1, asked_4nt=r.asked_4nt[ours_side],
     )
 
 

@@ -42,6 +42,13 @@ def _opening_strength(c: Ctx) -> bool:
 
 
 @rule(G)
+def too_weak_to_open(c: Ctx):
+    """Under 11 HCP without a six-card suit: no opening (and no preempt) is possible."""
+    if c.f.hcp < 11 and c.f.shape[0] < 6:
+        return PASS, f"{c.f.hcp} HCP and no six-card suit: pass"
+
+
+@rule(G)
 def open_3nt(c: Ctx):
     f = c.f
     if f.balanced and 25 <= f.hcp <= 27:

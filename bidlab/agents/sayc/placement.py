@@ -52,6 +52,14 @@ def _choose_strain(c: Ctx) -> tuple[int, int]:
     return NT, 0
 
 
+def _strain(c: Ctx) -> tuple[int, int]:
+    """:func:`_choose_strain`, computed once per turn."""
+    m = c.memo.get("strain")
+    if m is None:
+        m = c.memo["strain"] = _choose_strain(c)
+    return m
+
+
 def _my_points(c: Ctx, strain: int) -> int:
     f = c.f
     if strain < NT and c.partner.min_len[strain] >= 4 and f.lengths[strain] >= 3:
@@ -72,12 +80,12 @@ def _we_hold_contract(c: Ctx) -> bool:
 
 @rule(GH)
 def reach_slam(c: Ctx):
-    strain, n = _choose_strain(c)
+    strain, n = _strain(c)
     low = _my_points(c, strain) + c.partner.min_hcp
     if low < 33 or c.last_bidder in (1, 3) and LV[c.last_bid.id] >= 5:
         return None
     trump = agreed_suit(c)
-    if trump is not None and any(x.id == 18 for x in c.my_calls + c.partner_calls):
+    if trump is not None and c.asked_4nt:
         return None  # Blackwood already asked: the slam rules place the contract
     if trump is not None and c.legal(bid(4, NT)):
         return bid(4, NT), f"{low}+ combined points with a {SUIT_NAMES[trump]} fit: Blackwood (SAYC)"
@@ -99,7 +107,7 @@ def respect_partners_game(c: Ctx):
 
 @rule(GH)
 def bid_game(c: Ctx):
-    strain, n = _choose_strain(c)
+    strain, n = _strain(c)
     me = _my_points(c, strain)
     low = me + c.partner.min_hcp
     if _game_forcing(c):
@@ -124,7 +132,7 @@ def bid_game(c: Ctx):
 
 @rule(G)
 def invite_or_answer_invitation(c: Ctx):
-    strain, n = _choose_strain(c)
+    strain, n = _strain(c)
     if c.last_bidder in (1, 3):
         return None
     me = _my_points(c, strain)

@@ -16,7 +16,8 @@ from bidlab.agents.sayc.context import MAJORS, NT, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
 from bidlab.bridge.calls import PASS
 
-G = "rebid"
+G = "rebid"  # opener's second call after a one-of-a-suit opening
+GC = "continuation"  # the other named sequences: Jacoby 2NT, weak-two feature ask, strong 2C
 
 
 def _one_suit_rebid(c: Ctx) -> tuple[int, str] | None:
@@ -228,7 +229,7 @@ def default_rebid(c: Ctx):
 
 # -- Jacoby 2NT, weak twos, strong 2C ---------------------------------------------------------------
 
-@rule(G)
+@rule(GC)
 def responder_after_jacoby_rebid(c: Ctx):
     o = c.ours
     if c.contested or len(o) != 3 or o[0] not in ("1H", "1S") or o[1] != "2NT":
@@ -242,7 +243,7 @@ def responder_after_jacoby_rebid(c: Ctx):
     return bid(4, s), "no slam: game in the agreed major"
 
 
-@rule(G)
+@rule(GC)
 def weak_two_feature_answer(c: Ctx):
     o = c.ours
     if c.contested or len(o) != 2 or o[0] not in ("2D", "2H", "2S") or o[1] != "2NT":
@@ -256,7 +257,7 @@ def weak_two_feature_answer(c: Ctx):
     return bid(3, NT), "maximum, no side feature"
 
 
-@rule(G)
+@rule(GC)
 def responder_after_feature(c: Ctx):
     o = c.ours
     if c.contested or len(o) != 3 or o[0] not in ("2D", "2H", "2S") or o[1] != "2NT":
@@ -272,7 +273,7 @@ def responder_after_feature(c: Ctx):
     return (PASS if o[2] == f"3{o[0][1]}" else bid(3, s) if s != 1 else bid(4, 1)), "no game"
 
 
-@rule(G)
+@rule(GC)
 def strong_two_club_rebid(c: Ctx):
     o = c.ours
     if c.contested or len(o) != 2 or o[0] != "2C":
