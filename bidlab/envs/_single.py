@@ -40,7 +40,7 @@ class SingleTable:
 
     def observation(self, seat: int) -> np.ndarray:
         """openspiel480 from ``seat``'s point of view (any seat, not only the one to act)."""
-        return self.env._obs4[0, seat].astype(np.float32)
+        return self.env.observe(seat=np.full(self.env.num_tables, seat))[0]
 
     def call(self, call_id: int) -> StepResult:
         self.last_result = self.env.step(np.array([call_id], dtype=np.int64))

@@ -28,7 +28,6 @@ from bidlab.bridge.calls import ALL_CALLS, NUM_CALLS, Call
 from bidlab.bridge.features import (
     BID_BLOCK,
     BIDS_OFFSET,
-    HAND_OFFSET,
     OPENING_PASS_OFFSET,
     OPENSPIEL480,
     OPENSPIEL_CARD,
@@ -48,9 +47,13 @@ NO_CALL = -1
 
 # Vulnerability of boards 1..16 (standard cycle), as Vulnerability ids.
 _VUL_CYCLE = np.array([0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2], dtype=np.int8)
-_HAND_COLS = HAND_OFFSET + OPENSPIEL_CARD
 _SEATS = np.arange(4, dtype=np.int64)
-_OBS_DTYPE = np.uint8
+# Every seat's observation is kept bit-packed, 60 bytes in the 480 layout. The hand (bits
+# 428..479) fills bytes 54..59 and the low half of byte 53, whose high half belongs to the
+# last bid's redoubled bits; a reset copies a deal's pre-packed hand bytes 53..59 (their
+# high half zero), and later calls only OR bits in.
+_PACKED_BYTES = 60
+_PACKED_HAND_BYTE = 53
 
 
 # The auction state of a table (besides who named each strain first) is one small integer,
@@ -116,6 +119,9 @@ _S_INIT = np.array([-1] * 10 + [0, 0], np.int16)
 _NO_WRITE = 1 << 40
 _VUL_FLAT = VULNERABLE.astype(np.int64).reshape(-1)  # [vulnerability * 2 + side]
 (_NEXT, _ENDS, _LEGAL, _OBS_COL, _FN_COL, _LB_OF, _DBL_OF, _OPP_OF) = _state_tables()
+# byte and bit mask of each column written by a call (all such columns are below 428)
+_OBS_BYTE = np.where(_OBS_COL == _NO_WRITE, _NO_WRITE, _OBS_COL >> 3)
+_OBS_MASK = np.where(_OBS_COL == _NO_WRITE, 0, 128 >> (_OBS_COL & 7)).astype(np.uint8)
 _INIT_STATE = 0  # no bid, not doubled, no passes
 
 
@@ -244,17 +250,17 @@ class AuctionEnv:
         self._s_base = np.arange(n) * _S_WIDTH + _S_FN
         self._state = np.zeros(n, np.int16)  # auction state code, see _state_tables
         # every seat's observation, plus one spare element that absorbs masked-out writes
-        self._obs_buf = np.zeros(n * 4 * OPENSPIEL480 + 1, _OBS_DTYPE)
-        self._obs_gather = np.empty((n, OPENSPIEL480), _OBS_DTYPE)
-        self._obs_sink = n * 4 * OPENSPIEL480
-        self._obs4 = self._obs_buf[:-1].reshape(n, 4, OPENSPIEL480)
-        self._obs_flat = self._obs_buf
-        self._obs_rows = self._obs4.reshape(n * 4, OPENSPIEL480)
+        self._bits_flat = np.zeros(n * 4 * _PACKED_BYTES + 1, np.uint8)
+        self._bits_sink = n * 4 * _PACKED_BYTES
+        self._bits4 = self._bits_flat[:-1].reshape(n, 4, _PACKED_BYTES)
+        self._bits_rows = self._bits4.reshape(n * 4, _PACKED_BYTES)
+        self._bits_gather = np.empty((n, _PACKED_BYTES), np.uint8)
         self._all = np.arange(n)
         self._all4 = (self._all * 4)[:, None]
-        self._obs_base = (self._all4 + _SEATS[None, :]) * OPENSPIEL480
+        self._bits_base = (self._all4 + _SEATS[None, :]) * _PACKED_BYTES
         self._legal_base = self._all * (NUM_CALLS + 1)
-        self._vul_rows = _vulnerability_rows()
+        self._vul_byte = _vulnerability_bytes()
+        self._src_hands = _packed_hands(self._src_deals)
         self._dd_flat = None if self._src_dd is None else self._src_dd.reshape(-1)
         self._score_flat = score_table().reshape(-1)
         self.reset()
@@ -348,9 +354,9 @@ class AuctionEnv:
         self._state[rows] = _INIT_STATE
         self._legal_ext[rows] = _LEGAL[_INIT_STATE]
         # every seat's observation: vulnerability and own cards
-        self._obs4[rows] = 0
-        self._obs4[rows, :, :4] = self._vul_rows[vul]  # (cast to the storage dtype)
-        self._obs_flat[((rows[:, None] * 4 + deals) * OPENSPIEL480 + _HAND_COLS[None, :]).ravel()] = 1.0
+        self._bits4[rows, :, 1:_PACKED_HAND_BYTE] = 0
+        self._bits4[rows, :, 0] = self._vul_byte[vul]
+        self._bits4[rows, :, _PACKED_HAND_BYTE:] = self._src_hands[deal_index]
 
     # -- stepping ----------------------------------------------------------------------------
 
@@ -377,9 +383,11 @@ class AuctionEnv:
         self._hist_flat[self._hist_base + self.length] = c
         self.length += act
         # every seat's observation: at most one value per observer (or the spare element)
-        flat = self._obs_base + _OBS_COL[(c1 * NUM_CALLS + _LB_OF[state]) * 4 + s]
-        np.minimum(flat, self._obs_sink, out=flat)
-        self._obs_flat[flat] = 1
+        k = (c1 * NUM_CALLS + _LB_OF[state]) * 4 + s
+        at = self._bits_base + _OBS_BYTE[k]
+        np.minimum(at, self._bits_sink, out=at)
+        # (t, observer) pairs are distinct, so no byte is hit twice except the spare one
+        self._bits_flat[at] |= _OBS_MASK[k]
         # first seat of each side to name each strain (the declarer rule); non-bids hit the sink
         fn_idx = self._s_base + _FN_COL[s & 1, c1]
         first = self._s_flat[fn_idx]
@@ -491,19 +499,23 @@ class AuctionEnv:
 
     # -- observations ------------------------------------------------------------------------
 
-    def observe(self, out: np.ndarray | None = None) -> np.ndarray:
-        """openspiel480 of the player to act at every table, into ``out`` (``float32[N, 480]``)."""
+    def observe(self, out: np.ndarray | None = None, seat: np.ndarray | None = None) -> np.ndarray:
+        """openspiel480 of the player to act at every table (or of ``seat[t]``, any seat) into
+        ``out`` (``float32[N, 480]``)."""
         n = self.num_tables
         if out is None:
             out = np.empty((n, OPENSPIEL480), np.float32)
         elif out.shape != (n, OPENSPIEL480) or out.dtype != np.float32:
             raise BatchError(f"out must be float32[{n}, {OPENSPIEL480}], got {out.dtype}{list(out.shape)}")
-        idx = self._all * 4 + self.to_act
-        if _OBS_DTYPE == np.float32:
-            np.take(self._obs_rows, idx, axis=0, out=out, mode="clip")  # 'raise' would buffer out
+        if seat is None:
+            seat = self.to_act
         else:
-            np.take(self._obs_rows, idx, axis=0, out=self._obs_gather, mode="clip")
-            np.copyto(out, self._obs_gather)
+            seat = np.asarray(seat)
+            if seat.shape != (n,) or not np.issubdtype(seat.dtype, np.integer) or \
+                    (seat.size and (seat.min() < 0 or seat.max() > 3)):
+                raise BatchError(f"seat must be an integer array of {n} seats 0..3")
+        np.take(self._bits_rows, self._all * 4 + seat, axis=0, out=self._bits_gather, mode="clip")
+        np.copyto(out, np.unpackbits(self._bits_gather, axis=1))
         return out
 
     def observe_value636(self, out: np.ndarray | None = None) -> np.ndarray:
@@ -513,7 +525,7 @@ class AuctionEnv:
             out = np.empty((n, VALUE636), np.float32)
         elif out.shape != (n, VALUE636) or out.dtype != np.float32:
             raise BatchError(f"out must be float32[{n}, {VALUE636}], got {out.dtype}{list(out.shape)}")
-        out[:, :OPENSPIEL480] = self._obs_rows[self._all * 4 + self.to_act]
+        out[:, :OPENSPIEL480] = self.observe()
         write_hidden_hands(out[:, OPENSPIEL480:], self.deals, self.to_act.astype(np.int64))
         return out
 
@@ -534,14 +546,24 @@ class AuctionEnv:
         return Auction(Seat(int(self.dealer[t])), [Call(int(x)) for x in self.history[t, :self.length[t]]])
 
 
-def _vulnerability_rows() -> np.ndarray:
-    """``float32[4 vul, 4 seat, 4]``: the first 4 observation values of each seat."""
-    out = np.zeros((4, 4, 4), np.float32)
+def _vulnerability_bytes() -> np.ndarray:
+    """``uint8[4 vul, 4 seat]``: the first packed byte of each seat's observation (the four
+    vulnerability values, then four zero opening-pass bits)."""
+    out = np.zeros((4, 4), np.uint8)
     for v in range(4):
         for seat in range(4):
             we, they = VULNERABLE[v, seat % 2], VULNERABLE[v, 1 - seat % 2]
-            out[v, seat] = [not we, we, not they, they]
+            out[v, seat] = np.packbits([not we, we, not they, they, 0, 0, 0, 0])[0]
     return out
+
+
+def _packed_hands(deals: np.ndarray) -> np.ndarray:
+    """``uint8[n, 4, 7]``: bytes 53..59 of each seat's packed observation holding only its
+    hand (4 zero bits, then the 52 cards in OpenSpiel's order)."""
+    hands = np.zeros((len(deals), 4, 56), bool)
+    for seat in range(4):
+        hands[:, seat, 4 + OPENSPIEL_CARD] = deals == seat
+    return np.packbits(hands, axis=2)
 
 
 def _check_source(deals, dd):

@@ -330,3 +330,37 @@ def test_unscored_env_and_replay_of_recorded_auctions():
         env.replay(np.zeros((3, 2), np.int64))
     with pytest.raises(EnvError, match="duplicate mode .* needs dd tables"):
         AuctionEnv(deals, None, EnvConfig.qiu(num_boards=2))
+
+
+def test_observe_any_seat_equals_encoder():
+    """Every seat's view (not only the player to act's) as the belief net's training needs."""
+    deals, dd = source(200, seed=17)
+    env = AuctionEnv(deals, dd, EnvConfig.jps(num_boards=64, seed=3))
+    rng = np.random.default_rng(5)
+    for step in range(40):
+        width = max(int(env.length.max()), 1)
+        for seat in range(4):
+            seats = np.full(env.num_tables, seat)
+            expect = encode_openspiel480(env.deals, env.dealer, env.vulnerability, env.history[:, :width],
+                                         observer=seats)
+            live = ~env.done
+            assert np.array_equal(env.observe(seat=seats)[live], expect[live])
+        env.step(env.random_calls(rng))
+    with pytest.raises(BatchError, match="seat must be an integer array"):
+        env.observe(seat=np.full(env.num_tables, 4))
+
+
+def test_redoubled_seven_notrump_bits_next_to_the_hand():
+    """The last bid's redoubled values (columns 424..427) share a packed byte with the hand."""
+    deals, dd = source(4, seed=18)
+    env = AuctionEnv(deals, dd, num_boards=4, auto_reset=False)
+    env.reset(deal_index=np.arange(4), dealer=np.arange(4), vulnerability=np.arange(4))
+    for call in ("7NT", "X", "XX"):
+        env.step(np.full(4, Call.parse(call).id))
+    width = int(env.length.max())
+    for seat in range(4):
+        seats = np.full(4, seat)
+        got = env.observe(seat=seats)
+        assert np.array_equal(got, encode_openspiel480(env.deals, env.dealer, env.vulnerability,
+                                                       env.history[:, :width], observer=seats))
+        assert got[:, 424:428].sum() == 4 and (got[:, 428:].sum(axis=1) == 13).all()
