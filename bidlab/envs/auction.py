@@ -2,9 +2,10 @@
 
 Every table's state lives in one row of preallocated arrays (deal, dealer, vulnerability,
 call history, player to act, legal mask, done flag), and :meth:`AuctionEnv.step` applies one
-call to every table in a handful of numpy operations, with no Python loop over tables. The
-openspiel480 observation of every seat is kept up to date incrementally (each call sets at
-most one value per observer), so :meth:`AuctionEnv.observe` is a single gather.
+call to every table in about twenty numpy operations and table lookups, with no Python loop
+over tables. The openspiel480 observation of every seat is kept up to date incrementally and
+bit-packed (each call sets at most one bit per observer), so :meth:`AuctionEnv.observe` is
+a gather, an unpack and a copy into the caller's float32 buffer.
 
 Duplicate mode (Qiu et al. Sec. IV; Tian et al. Sec. 7) bids every deal at two tables. Team 0
 sits North-South at table 0 and East-West at table 1, so the seat-to-team map is
