@@ -120,8 +120,10 @@ _S_INIT = np.array([-1] * 10 + [0, 0], np.int16)
 _NO_WRITE = 1 << 40
 _VUL_FLAT = VULNERABLE.astype(np.int64).reshape(-1)  # [vulnerability * 2 + side]
 (_NEXT, _ENDS, _LEGAL, _OBS_COL, _FN_COL, _LB_OF, _DBL_OF, _OPP_OF) = _state_tables()
-# byte and bit mask of each column written by a call (all such columns are below 428)
-_OBS_BYTE = np.where(_OBS_COL == _NO_WRITE, _NO_WRITE, _OBS_COL >> 3)
+# byte and bit mask of each column written by a call (all such columns are below 428); a call
+# that sets nothing ORs 0 into byte 0. Each (table, observer) row gets exactly one entry per
+# step, so the fancy-indexed OR never hits a byte twice.
+_OBS_BYTE = np.where(_OBS_COL == _NO_WRITE, 0, _OBS_COL >> 3)
 _OBS_MASK = np.where(_OBS_COL == _NO_WRITE, 0, 128 >> (_OBS_COL & 7)).astype(np.uint8)
 _INIT_STATE = 0  # no bid, not doubled, no passes
 
@@ -251,9 +253,8 @@ class AuctionEnv:
         self._s_base = np.arange(n) * _S_WIDTH + _S_FN
         self._state = np.zeros(n, np.int16)  # auction state code, see _state_tables
         # every seat's observation, plus one spare element that absorbs masked-out writes
-        self._bits_flat = np.zeros(n * 4 * _PACKED_BYTES + 1, np.uint8)
-        self._bits_sink = n * 4 * _PACKED_BYTES
-        self._bits4 = self._bits_flat[:-1].reshape(n, 4, _PACKED_BYTES)
+        self._bits_flat = np.zeros(n * 4 * _PACKED_BYTES, np.uint8)
+        self._bits4 = self._bits_flat.reshape(n, 4, _PACKED_BYTES)
         self._bits_rows = self._bits4.reshape(n * 4, _PACKED_BYTES)
         self._bits_gather = np.empty((n, _PACKED_BYTES), np.uint8)
         self._all = np.arange(n)
@@ -385,10 +386,7 @@ class AuctionEnv:
         self.length += act
         # every seat's observation: at most one value per observer (or the spare element)
         k = (c1 * NUM_CALLS + _LB_OF[state]) * 4 + s
-        at = self._bits_base + _OBS_BYTE[k]
-        np.minimum(at, self._bits_sink, out=at)
-        # (t, observer) pairs are distinct, so no byte is hit twice except the spare one
-        self._bits_flat[at] |= _OBS_MASK[k]
+        self._bits_flat[self._bits_base + _OBS_BYTE[k]] |= _OBS_MASK[k]
         # first seat of each side to name each strain (the declarer rule); non-bids hit the sink
         fn_idx = self._s_base + _FN_COL[s & 1, c1]
         first = self._s_flat[fn_idx]
