@@ -7,7 +7,7 @@ A self-play loop over ``B`` deal pairs (Qiu et al. Sec. IV), one batched forward
     while training:
         env.observe(obs)                                       # player to act at every table
         team = env.team_to_act                                 # 0/1: whose transition it is
-        calls = sample(policy(obs), env.legal)                 # any batched policy
+        calls = sample(policy(obs), env.legal)                 # done rows: empty mask
         result = env.step(np.where(env.done, NO_CALL, calls))  # waiting tables do not call
         # result.pair_finished[p]: both tables of pair p are over; team 0 earns
         # result.reward[p] (IMPs / 24), team 1 its negative; the pair is already re-dealt.
