@@ -562,10 +562,31 @@ def opener_rebid_in_competition(c: Ctx):
     mine = [x for x in c.my_calls if x.id]
     theirs_last = c.last_bidder in (1, 3)
     pbids = [x for x in c.partner_calls if x.id >= 3]
-    if len(mine) != 1 or len(pbids) != 1 or not theirs_last or ST[pbids[0].id] == NT:
+    if len(mine) != 1 or not theirs_last or any(x.id in (1, 2) for x in c.partner_calls):
         return None
     f = c.f
-    o, p = ST[c.opening.id], ST[pbids[0].id]
+    o = ST[c.opening.id]
+    if not pbids:  # partner passed: game, a long suit, a second suit, a reopening double
+        extra = f.total_points >= 16
+        if o in MAJORS and f.lengths[o] >= 7 and f.total_points >= 20 and f.top3[o] >= 2 and c.legal(bid(4, o)):
+            return bid(4, o), f"20+ points with a long strong {SUIT_NAMES[o]} suit: game"
+        t = _their_last_suit(c)
+        if t is not None and LV[c.last_bid.id] <= 2 and f.lengths[t] <= 2 and f.hcp >= 14 and c.doubled == 0 \
+                and not c.doubled and f.lengths[o] < 6:
+            return DOUBLE, "reopening double: short in their suit, extra values"
+        if f.lengths[o] >= 6:
+            cb = c.cheapest(o)
+            if cb is not None and LV[cb.id] <= 2 + extra:
+                return cb, f"6+ {SUIT_NAMES[o]}: rebids the suit in competition"
+        for s in sorted(range(4), key=lambda x: (-f.lengths[x], -x)):
+            if s != o and s not in c.their_suits and f.lengths[s] >= 5:
+                cb = c.cheapest(s)
+                if cb is not None and LV[cb.id] <= 2 + extra:
+                    return cb, f"5+ {SUIT_NAMES[s]}: shows the second suit in competition"
+        return None
+    if len(pbids) != 1 or ST[pbids[0].id] == NT:
+        return None
+    p = ST[pbids[0].id]
     if p in c.their_suits or p == o:
         return None  # a cue bid or a raise: the cue-bid and placement rules answer those
     need = 3 if p in MAJORS else 4

@@ -405,7 +405,9 @@ def _read_call(call, rel, shown, per_seat, opener, opening, last_bid, last_bidde
             elif lv == 3:
                 s.limit(16, 18)  # re-raise of partner's raise: invitational
     else:
-        s.length(strain, 4)
+        # a new suit shows four, except the strong 2C opener's first suit: five
+        strong_2c = opener == rel and len(per_seat[rel]) == 1 and NAMES[opening.id] == "2C"
+        s.length(strain, 5 if strong_2c else 4)
         s.bid_suits.append(strain)
     if first_action and opener % 2 != rel % 2 and not pshown.acted:
         if jump:

@@ -41,7 +41,11 @@ def _choose_strain(c: Ctx) -> tuple[int, int]:
     if fits:
         n, s = max(fits)
         return s, n
+    p_six = [s for s in range(4) if p.min_len[s] >= 6 and f.lengths[s] >= 1 and s not in c.their_suits]
     long_suits = [s for s in range(4) if f.lengths[s] >= 6 and s not in c.their_suits]
+    if p_six and not any(s in c.me.bid_suits for s in long_suits):
+        s = p_six[0]  # partner's six-card suit before a suit of mine he has not heard of
+        return s, p.min_len[s] + f.lengths[s]
     if long_suits:
         s = max(long_suits, key=lambda x: (f.lengths[x], x))
         return s, f.lengths[s] + 2

@@ -246,7 +246,8 @@ def raise_preempt_to_game(c: Ctx):
     if s not in MAJORS or LV[c.opening.id] >= 4:
         return None
     L = c.f.lengths[s]
-    if (L >= 3 and c.f.hcp >= 14 and c.f.quick_tricks >= 3) or (L >= 4 and c.f.hcp <= 10 and c.f.shortest() <= 1):
+    strong = c.f.hcp >= 14 and c.f.quick_tricks >= 3 or LV[c.opening.id] == 3 and c.f.hcp >= 13 and c.f.quick_tricks >= 2
+    if (L >= 3 and strong) or (L >= 4 and c.f.hcp <= 10 and c.f.shortest() <= 1):
         return bid(4, s), f"{'game values' if c.f.hcp >= 14 else 'weak, 4+ trumps: preemptive'} raise of partner's {SUIT_NAMES[s]}"
 
 
