@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bidlab.bridge import Auction, Call, Vulnerability
 from bidlab.bridge.features import (
@@ -263,3 +265,24 @@ def test_encode_views_equals_encoding_from_the_deal():
     assert np.array_equal(encode_views(views, "jps267"), encode_jps267(*args))
     with pytest.raises(FeatureError, match="kind must be one of"):
         encode_views(views, "value636")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 10**6), max_size=60), st.integers(0, 3), st.integers(0, 2**32 - 1))
+def test_any_legal_auction_matches_openspiel(choices, vul, deal_seed):
+    """Hypothesis: any legal auction (North dealing), checked after every call."""
+    holders = random_deals(1, seed=deal_seed)[0]
+    a = Auction(Seat.N)
+    states = [()]
+    for ch in choices:
+        legal = a.legal_calls()
+        a = a.with_call(legal[ch % len(legal)])
+        if a.is_over:
+            break
+        states.append(tuple(c.id for c in a.calls))
+    for calls in states:
+        h = np.full((1, max(len(calls), 1)), -1)
+        h[0, :len(calls)] = calls
+        mine = encode_openspiel480(holders[None], [0], [vul], h)[0]
+        _, ref = openspiel_tensor(holders, vul, calls)
+        assert np.array_equal(mine, ref), calls
