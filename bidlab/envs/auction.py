@@ -384,7 +384,7 @@ class AuctionEnv:
 
         self._hist_flat[self._hist_base + self.length] = c
         self.length += act
-        # every seat's observation: at most one value per observer (or the spare element)
+        # every seat's observation: at most one bit per observer (a call that sets none ORs 0)
         k = (c1 * NUM_CALLS + _LB_OF[state]) * 4 + s
         self._bits_flat[self._bits_base + _OBS_BYTE[k]] |= _OBS_MASK[k]
         # first seat of each side to name each strain (the declarer rule); non-bids hit the sink
