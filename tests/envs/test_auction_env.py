@@ -337,7 +337,7 @@ def test_observe_any_seat_equals_encoder():
     deals, dd = source(200, seed=17)
     env = AuctionEnv(deals, dd, EnvConfig.jps(num_boards=64, seed=3))
     rng = np.random.default_rng(5)
-    for step in range(40):
+    for _ in range(40):
         width = max(int(env.length.max()), 1)
         for seat in range(4):
             seats = np.full(env.num_tables, seat)
