@@ -10,7 +10,7 @@ to 3C (a weak hand with a long minor: pass 3C or correct to 3D), 2NT invitationa
 
 from __future__ import annotations
 
-from bidlab.agents.sayc.context import MAJORS, NT, SUIT_NAMES, Ctx, bid
+from bidlab.agents.sayc.context import NT, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
 from bidlab.bridge.calls import PASS
 
@@ -309,5 +309,3 @@ def opener_after_transfer_continuation(c: Ctx):
         return bid(4, s) if support else bid(3, NT), "chooses the game"
     return None
 
-
-__all__ = ["MAJORS"]

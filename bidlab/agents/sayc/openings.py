@@ -10,7 +10,7 @@ in first and second seat; fourth seat also wants the Rule of 15 (HCP + spades >=
 
 from __future__ import annotations
 
-from bidlab.agents.sayc.context import NT, SUIT_LETTERS, SUIT_NAMES, Ctx, bid
+from bidlab.agents.sayc.context import NT, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
 from bidlab.bridge.calls import PASS
 
@@ -132,5 +132,3 @@ def open_three_level_preempt(c: Ctx):
 def open_pass(c: Ctx):
     return PASS, f"{c.f.hcp} HCP, no SAYC opening fits"
 
-
-__all__ = ["SUIT_LETTERS"]

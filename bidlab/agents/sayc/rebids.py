@@ -288,5 +288,3 @@ def strong_two_club_rebid(c: Ctx):
         return c.cheapest(s), f"natural: long {SUIT_NAMES[s]}, forcing"
     return None
 
-
-__all__ = ["NT"]

@@ -1,0 +1,76 @@
+"""What the SAYC bidder reads from the auction: ranges and lengths each call shows in SAYC."""
+
+from __future__ import annotations
+
+import pytest
+
+from bidlab.agents.base import BiddingView
+from bidlab.agents.sayc.context import make_context
+from bidlab.bridge import Auction, Vulnerability
+from bidlab.cards import Hand
+
+HAND = Hand.parse("AKJ74.K52.Q83.J4")
+
+
+def _ctx(auction: str, dealer: str = "N"):
+    a = Auction.parse(auction, dealer)
+    return make_context(BiddingView(a.to_act, HAND, a, Vulnerability.NONE))
+
+
+@pytest.mark.parametrize(
+    "auction, rel, lo, hi, lengths",
+    [
+        # rel: 2 = partner of the seat to act
+        ("1NT P", 2, 15, 17, {}),                       # 1NT opening 15-17
+        ("1H P", 2, 12, 21, {"H": 5}),                  # five-card major
+        ("1D P", 2, 12, 21, {"D": 3}),
+        ("2S P", 2, 5, 11, {"S": 6}),                   # weak two
+        ("3C P", 2, 4, 10, {"C": 7}),                   # three-level preempt
+        ("1S P 2S P", 2, 6, 10, {"S": 3}),              # single raise, from opener's seat
+        ("1S P 3S P", 2, 11, 12, {"S": 3}),             # limit raise
+        ("1C P 1H P 1NT P", 2, 12, 14, {}),             # 1NT rebid
+        ("1C P 1H P 2NT P", 2, 18, 19, {}),             # jump 2NT rebid
+        ("1H P 2C P 2NT P", 2, 12, 14, {}),             # 2NT after a two-over-one is not a jump
+        ("1D P 1S P 2S P", 2, 12, 15, {"S": 4}),        # opener's single raise
+        ("1D P 1S P 3S P", 2, 16, 18, {"S": 4}),        # opener's jump raise
+        ("1H P 1S P 3H P", 2, 16, 18, {"H": 6}),        # jump rebid of the suit
+    ],
+)
+def test_ranges_and_lengths(auction, rel, lo, hi, lengths):
+    c = _ctx(auction)
+    s = c.shown[rel]
+    assert (s.min_hcp, s.max_hcp) == (lo, hi)
+    for suit, n in lengths.items():
+        assert s.min_len["CDHS".index(suit)] >= n
+
+
+def test_transfer_shows_the_next_suit_and_stayman_shows_no_clubs():
+    c = _ctx("1NT P 2D P")  # opener to act: partner's 2D shows five hearts
+    assert c.partner.min_len[2] >= 5 and c.partner.min_len[1] == 0
+    c = _ctx("1NT P 2C P")
+    assert c.partner.min_len[0] == 0 and c.partner.min_hcp >= 8
+
+
+def test_blackwood_answers_show_no_suit():
+    c = _ctx("1S P 2NT P 3S P 4NT P 5H P")  # responder (the asker) to act
+    assert c.partner.min_len[2] == 0
+    assert c.partner.min_len[3] >= 5
+
+
+def test_cue_bid_shows_strength_not_length():
+    c = _ctx("1D 1S P 2D P", dealer="E")  # overcaller to act after partner's cue bid
+    assert c.partner.min_len[1] == 0 and c.partner.min_hcp >= 11
+
+
+def test_our_side_sequence_and_interference():
+    c = _ctx("1NT P 2C P")
+    assert c.ours == ("1NT", "2C") and not c.contested and not c.interfered
+    c = _ctx("1NT X 2C P")
+    assert c.interfered and not c.contested  # a double leaves the conventions on
+    c = _ctx("1NT 2H P P")
+    assert c.contested
+
+
+def test_passed_hand_and_position():
+    c = _ctx("P P 1S P", dealer="S")  # S passed first, partner opened in third seat
+    assert c.passed_hand and c.position == 1 and c.opener == 2
