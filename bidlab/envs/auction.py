@@ -55,6 +55,7 @@ _SEATS = np.arange(4, dtype=np.int64)
 # high half zero), and later calls only OR bits in.
 _PACKED_BYTES = 60
 _PACKED_HAND_BYTE = 53
+_BYTE_TO_FLOATS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).astype(np.float32)
 
 
 # The auction state of a table (besides who named each strain first) is one small integer,
@@ -514,7 +515,12 @@ class AuctionEnv:
                     (seat.size and (seat.min() < 0 or seat.max() > 3)):
                 raise BatchError(f"seat must be an integer array of {n} seats 0..3")
         np.take(self._bits_rows, self._all * 4 + seat, axis=0, out=self._bits_gather, mode="clip")
-        np.copyto(out, np.unpackbits(self._bits_gather, axis=1))
+        # unpack through a byte -> 8 floats table: one pass, written straight into out
+        target = out if out.flags.c_contiguous else np.empty(out.shape, np.float32)
+        np.take(_BYTE_TO_FLOATS, self._bits_gather.reshape(-1), axis=0, out=target.reshape(-1, 8),
+                mode="clip")
+        if target is not out:
+            out[...] = target
         return out
 
     def observe_value636(self, out: np.ndarray | None = None) -> np.ndarray:
@@ -524,7 +530,7 @@ class AuctionEnv:
             out = np.empty((n, VALUE636), np.float32)
         elif out.shape != (n, VALUE636) or out.dtype != np.float32:
             raise BatchError(f"out must be float32[{n}, {VALUE636}], got {out.dtype}{list(out.shape)}")
-        out[:, :OPENSPIEL480] = self.observe()
+        self.observe(out=out[:, :OPENSPIEL480])  # a strided view: observe copies into it
         write_hidden_hands(out[:, OPENSPIEL480:], self.deals, self.to_act.astype(np.int64))
         return out
 
