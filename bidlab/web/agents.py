@@ -101,27 +101,50 @@ class AgentCatalog:
         raise AgentSpecError(f"unknown model {ref!r}; available: {self._model_names()}")
 
 
-class ExplainerCache:
-    """A few agents kept to answer "Why?", separate from the agents that bid.
+class AgentPool:
+    """Agents shared by all boards, so that a model is loaded once, not once per board.
 
-    Explaining must not change what a seeded bidder does next (a random agent's ``explain``
-    draws from its generator), so explanations come from their own instances.
+    Deterministic agents (``sayc``, greedy ``nn``) are used as they are by every board.
+    Agents that draw random numbers get one instance per board from the board's seed, so a
+    seeded board repeats: ``random`` is built anew (it is cheap), a sampling ``nn`` gets a
+    new agent around the shared network. "Why?" is answered by the shared instance, so that
+    explaining never moves a board's own random generator.
     """
 
     def __init__(self, size: int = 8):
         self.size = size
         self._agents: OrderedDict[str, Agent] = OrderedDict()
-        self.lock = threading.Lock()
+        self._lock = threading.Lock()
 
-    def get(self, spec: str) -> Agent:
-        """Call with :attr:`lock` held: agents are not assumed to be thread-safe."""
-        agent = self._agents.pop(spec, None)
-        if agent is None:
-            agent = build_agent(spec, seed=0)
-        self._agents[spec] = agent
-        while len(self._agents) > self.size:
-            self._agents.popitem(last=False)
+    def shared(self, spec: str) -> Agent:
+        with self._lock:
+            agent = self._agents.pop(spec, None)
+            if agent is None:
+                agent = build_agent(spec, seed=0)
+            self._agents[spec] = agent
+            while len(self._agents) > self.size:
+                self._agents.popitem(last=False)
+            return agent
+
+    def for_board(self, spec: str, seed: int) -> Agent:
+        kind = spec.partition(":")[0].lower()
+        if kind == "random":
+            return build_agent(spec, seed)
+        agent = self.shared(spec)
+        if kind == "nn" and getattr(agent, "mode", "greedy") == "sample":
+            from bidlab.agents.neural import NeuralAgent
+
+            if isinstance(agent, NeuralAgent):
+                own = NeuralAgent(agent.net, agent.meta, mode="sample", seed=seed, device=agent.device)
+                own.name = agent.name
+                return own
         return agent
+
+    def explain(self, spec: str, fn):
+        """``fn(agent)`` with the shared agent, one explanation at a time."""
+        agent = self.shared(spec)
+        with self._lock:
+            return fn(agent)
 
 
 def build_agent(spec: str, seed: int) -> Agent:

@@ -207,7 +207,7 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
     def why(board_id: BoardId, index: CallIndex, table: TableName = "this"):
         s = store.get(board_id)
         with s.lock:
-            return why_out(s.why(table, index, store.explainers))
+            return why_out(s.why(table, index))
 
     # -- matches ----------------------------------------------------------------------------
 

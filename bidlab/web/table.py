@@ -31,7 +31,7 @@ from bidlab.bridge.scoring import imps, score_contract
 from bidlab.cards import Deal, Seat
 from bidlab.errors import BidlabError, IllegalCallError
 from bidlab.eval.bidding import Table, bid_tables
-from bidlab.web.agents import AgentCatalog, ExplainerCache, build_agent
+from bidlab.web.agents import AgentCatalog, AgentPool
 
 YOU = "you"
 BOARD_ID = re.compile(r"^[0-9a-f]{16}$")
@@ -136,7 +136,7 @@ def _parse_or_default(parse, text: str | None, default, what: str):
 class Session:
     """One board at the table. Not thread-safe by itself: the store serializes access."""
 
-    def __init__(self, board_id: str, req: NewBoard, catalog: AgentCatalog):
+    def __init__(self, board_id: str, req: NewBoard, catalog: AgentCatalog, pool: AgentPool):
         self.id = board_id
         self.lock = threading.Lock()
         if req.number < 1:
@@ -152,10 +152,16 @@ class Session:
         self.other_seats = tuple(self.stand_in if s == YOU else s for s in self.seats)
         # Resolved (file-safe) registry specs; one agent per distinct spec, as in a match.
         self._resolved = {s: catalog.resolve(s) for s in set(self.seats + self.other_seats) if s != YOU}
-        self._agents: dict[str, Agent] = {}
-        for i, spec in enumerate(sorted(self._resolved)):
-            self._agents[spec] = build_agent(self._resolved[spec], _agent_seed(self.seed, 0, i))
-        self.other_auction = bid_tables([Table(self.board, tuple(self._agents[s] for s in self.other_seats))])[0]
+        self._pool = pool
+        self._agents: dict[str, Agent] = {
+            spec: pool.for_board(self._resolved[spec], _agent_seed(self.seed, 0, i))
+            for i, spec in enumerate(sorted(self._resolved))}
+        try:
+            other = bid_tables([Table(self.board, tuple(self._agents[s] for s in self.other_seats))])[0]
+        except Exception as e:
+            raise BotError(f"a bot failed at the other table on board {self.board.number}: "
+                           f"{type(e).__name__}: {e}") from e
+        self.other_auction = other
         self.auction = Auction(self.board.dealer)
         self._whys: dict[tuple[str, int], Why] = {}
         self.result: Result | None = None
@@ -198,14 +204,19 @@ class Session:
     def _advance(self) -> None:
         """Let bots call until a person is to act or the auction is over."""
         while not self.auction.is_over and not self.waiting_for_you:
-            agent = self._agents[self.seats[self.auction.to_act]]
-            call = agent.act(self._view(self.auction))
-            if not self.auction.is_legal(call):
-                raise BidlabError(f"agent {agent.name} made the illegal call {call} after "
-                                  f"'{self.auction.to_str() or '(start)'}'")
+            spec = self.seats[self.auction.to_act]
+            try:
+                call = self._agents[spec].act(self._view(self.auction))
+            except Exception as e:
+                raise BotError(f"bot {spec} failed to call after '{self.auction.to_str() or '(start)'}' "
+                               f"on board {self.board.number}: {type(e).__name__}: {e}") from e
+            if not isinstance(call, Call) or not self.auction.is_legal(call):
+                raise BotError(f"bot {spec} made the illegal call {call} after "
+                               f"'{self.auction.to_str() or '(start)'}'")
             self.auction = self.auction.with_call(call)
         if self.auction.is_over and self.result is None:
             self.result = self._score()
+            self._agents = {}  # a finished board bids no more; "Why?" asks the shared agents
 
     def call(self, text: str) -> None:
         """A person's call; bots answer until the next person's turn."""
@@ -253,7 +264,7 @@ class Session:
 
     # -- explanations -----------------------------------------------------------------------
 
-    def why(self, table: str, index: int, explainers: ExplainerCache) -> Why:
+    def why(self, table: str, index: int) -> Why:
         if table not in ("this", "other"):
             raise WebError(f"table must be 'this' or 'other', got {table!r}")
         if table == "other" and not self.auction.is_over:
@@ -272,11 +283,16 @@ class Session:
             raise WebError(f"call {index} ({call} by {seat.full_name}) was yours; only bot calls have a 'Why?'")
         view = BiddingView(seat, self.board.deal[seat], Auction(auction.dealer, auction.calls[:index]),
                            self.board.vulnerability)
-        with explainers.lock:
-            agent = explainers.get(self._resolved[spec])
+        def ask(agent):
             text = _explanation_text(agent.explain(view), call)
             top = getattr(agent, "top_calls", None)
             top_calls = None if top is None else tuple((Call.parse(c), float(p)) for c, p in top(view, k=TOP_CALLS))
+            return text, top_calls
+
+        try:
+            text, top_calls = self._pool.explain(self._resolved[spec], ask)
+        except Exception as e:
+            raise BotError(f"bot {spec} could not explain call {index}: {type(e).__name__}: {e}") from e
         why = Why(table, index, seat, call, spec, text, top_calls)
         self._whys[key] = why
         return why
@@ -284,6 +300,12 @@ class Session:
 
 class IllegalCall(WebError):
     status = 409
+
+
+class BotError(WebError):
+    """A bot failed: the server's fault, not the request's."""
+
+    status = 500
 
 
 class UnknownCallError(WebError):
@@ -312,13 +334,13 @@ class BoardStore:
 
     catalog: AgentCatalog
     capacity: int = 200
-    explainers: ExplainerCache = field(default_factory=ExplainerCache)
+    pool: AgentPool = field(default_factory=AgentPool)
     _sessions: OrderedDict[str, Session] = field(default_factory=OrderedDict)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     def create(self, req: NewBoard) -> Session:
         board_id = secrets.token_hex(8)
-        s = Session(board_id, req, self.catalog)
+        s = Session(board_id, req, self.catalog, self.pool)
         with self.lock:
             self._sessions[board_id] = s
             while len(self._sessions) > self.capacity:
@@ -340,6 +362,6 @@ class BoardStore:
 
 
 __all__ = [
-    "YOU", "BoardStore", "IllegalCall", "NewBoard", "NotYourTurnError", "Result", "Room",
+    "YOU", "BoardStore", "BotError", "IllegalCall", "NewBoard", "NotYourTurnError", "Result", "Room",
     "Session", "UnknownBoardError", "UnknownCallError", "WebError", "Why", "dd_table_cached",
 ]
