@@ -18,7 +18,9 @@ is timed to show the env's share, with ``bidlab.learn.nets.PolicyNet`` presets (
 4 x 512) or stand-in MLPs of any size (``--nets``).
 
 The contenders are measured in alternating rounds (the machine is shared, its load swings);
-the ratio reported is the median of the per-round ratios.
+the ratio reported is the median of the per-round ratios. Rates per CPU-second of the
+process (``time.process_time``) are printed too: they leave out the time the scheduler gives
+to other processes, though not the cache misses those cause.
 
 Run: ``python benchmarks/env_throughput.py [--boards 1024] [--rounds 5] [--seconds 2]``.
 """
@@ -47,6 +49,7 @@ class EnvContender:
         self.rng = np.random.default_rng(seed)
         self.obs = np.empty((self.env.num_tables, 480), np.float32)
         self.step_seconds: list[float] = []
+        self.cpu_rates: list[float] = []  # auctions per CPU second of this process, per run
         self.windows: list[tuple[float, int]] = []  # (seconds, auctions finished) per step
         self.run(0.2)  # warm-up
         self.windows.clear()
@@ -54,6 +57,7 @@ class EnvContender:
     def run(self, seconds: float) -> float:
         env, obs, rng = self.env, self.obs, self.rng
         auctions = steps = 0
+        cpu0 = time.process_time()
         t0 = last = time.perf_counter()
         while (elapsed := last - t0) < seconds:
             env.observe(obs)
@@ -65,6 +69,7 @@ class EnvContender:
             self.windows.append((now - last, done))
             last = now
         self.step_seconds.append(elapsed / steps)
+        self.cpu_rates.append(auctions / (time.process_time() - cpu0))
         return auctions / elapsed
 
 
@@ -88,6 +93,7 @@ class OpenSpielContender:
                 self.dealt.append(st)
         self.rnd = random.Random(seed)
         self.count = 0
+        self.cpu_rates: list[float] = []
         self.windows: list[tuple[float, int]] = []  # (seconds, 1) per auction
         self.run(0.2)  # warm-up
         self.windows.clear()
@@ -95,6 +101,7 @@ class OpenSpielContender:
     def run(self, seconds: float) -> float:
         game, buf, rnd = self.game, self.buf, self.rnd
         auctions = 0
+        cpu0 = time.process_time()
         t0 = last = time.perf_counter()
         while (elapsed := last - t0) < seconds:
             k = self.count % len(self.deal_actions)
@@ -115,6 +122,7 @@ class OpenSpielContender:
             now = time.perf_counter()
             self.windows.append((now - last, 1))
             last = now
+        self.cpu_rates.append(auctions / (time.process_time() - cpu0))
         return auctions / elapsed
 
 
@@ -217,6 +225,11 @@ def main() -> None:
     print(f"OpenSpiel bridge, cloning a dealt state:     median {med['clone']:,.0f} auctions/s")
     print(f"ratio vs the faster OpenSpiel path: median of rounds {np.median(ratios):.2f}x "
           f"(range {min(ratios):.2f}-{max(ratios):.2f}; target >= 4x; absolute target >= 100,000 auctions/s)")
+    # CPU time of this process only: not counting the time the scheduler gives to others
+    cpu = [e / max(d, c) for e, d, c in zip(env.cpu_rates[1:], os_deal.cpu_rates[1:], os_clone.cpu_rates[1:])]
+    print(f"per CPU-second of this process: env {np.median(env.cpu_rates[1:]):,.0f}, OpenSpiel deal "
+          f"{np.median(os_deal.cpu_rates[1:]):,.0f}, clone {np.median(os_clone.cpu_rates[1:]):,.0f} "
+          f"auctions/s -> median ratio {np.median(cpu):.2f}x")
     best = {"env": best_window_rate(env.windows), "deal": best_window_rate(os_deal.windows),
             "clone": best_window_rate(os_clone.windows)}
     print(f"fastest 0.1 s stretches (idle-machine estimate): env {best['env']:,.0f}, OpenSpiel deal "
