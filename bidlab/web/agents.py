@@ -19,8 +19,10 @@ from pathlib import Path
 from bidlab.agents.base import Agent
 from bidlab.agents.registry import AgentSpecError, known_kinds, make_agent
 
-#: Spec kinds whose argument is not a file.
+#: Spec kinds whose argument is not a file; any other kind's argument must be a model file.
 PLAIN_KINDS = frozenset({"random", "sayc"})
+#: Kinds that cannot do without a model.
+MODEL_KINDS = frozenset({"nn", "bmcs"})
 MODE_SUFFIXES = (":greedy", ":sample")
 MODEL_SUFFIX = ".safetensors"
 MAX_MODELS = 200
@@ -81,7 +83,9 @@ class AgentCatalog:
             if arg.endswith(suffix):
                 arg, mode = arg[: -len(suffix)], suffix
         if not arg:
-            raise AgentSpecError(f"{prefix} needs a model, e.g. {prefix}:NAME; available: {self._model_names()}")
+            if prefix in MODEL_KINDS:
+                raise AgentSpecError(f"{prefix} needs a model, e.g. {prefix}:NAME; available: {self._model_names()}")
+            return s  # a kind without an argument names no file
         return f"{prefix}:{self._model_path(arg)}{mode}"
 
     def _model_names(self) -> str:
