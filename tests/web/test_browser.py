@@ -86,7 +86,15 @@ def _south_bid(page) -> str:
     return page.locator("[data-testid=bidbox] button:not([disabled])").first.get_attribute("data-call")
 
 
-def test_bid_a_whole_auction_as_south_by_clicking(page, tmp_path):
+def test_the_page_in_a_real_browser(page, tmp_path):
+    """One browser session (xdist would otherwise start one per worker): bid a board, make a bad
+    request, browse the matches."""
+    bid_a_whole_auction_as_south_by_clicking(page, tmp_path)
+    a_bad_deal_shows_the_error_and_the_page_stays_usable(page)
+    matches_view_lists_the_match_and_shows_its_plots(page)
+
+
+def bid_a_whole_auction_as_south_by_clicking(page, tmp_path):
     page.fill("[data-testid=number]", str(BOARD))
     page.fill("[data-testid=seed]", str(SEED))
     for seat, who in (("N", "sayc"), ("E", "sayc"), ("S", "you"), ("W", "sayc")):
@@ -175,7 +183,7 @@ def test_bid_a_whole_auction_as_south_by_clicking(page, tmp_path):
     assert shot.read_bytes().startswith(b"\x89PNG")
 
 
-def test_a_bad_deal_shows_the_error_and_the_page_stays_usable(page):
+def a_bad_deal_shows_the_error_and_the_page_stays_usable(page):
     page.fill("[data-testid=deal]", "N:AKQ nonsense")
     page.click("[data-testid=deal-button]")
     page.wait_for_selector("[data-testid=error]:not(.hidden)")
@@ -186,7 +194,7 @@ def test_a_bad_deal_shows_the_error_and_the_page_stays_usable(page):
     page.wait_for_selector("[data-testid=bid-Pass]:not([disabled])")
 
 
-def test_matches_view_lists_the_match_and_shows_its_plots(page):
+def matches_view_lists_the_match_and_shows_its_plots(page):
     page.click("[data-testid=tab-matches]")
     page.click("[data-testid=match-row]")
     page.wait_for_selector("[data-testid=match-summary]")
