@@ -62,7 +62,7 @@ def main() -> None:
         n_tables += args.deals
         rows = rng.integers(0, args.deals, args.contracts)
         t0 = time.perf_counter()
-        single = solve_contracts(deals[rows], rng.integers(0, 4, args.contracts), 4)
+        single = solve_contracts(deals[rows], rng.integers(0, 4, args.contracts), rng.integers(0, 5, args.contracts))
         t_single += time.perf_counter() - t0
         assert single.shape == (args.contracts,)
         n_single += args.contracts
