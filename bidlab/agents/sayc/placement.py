@@ -2,7 +2,8 @@
 
 SAYC's booklet describes the first rounds in detail and then relies on the standard
 valuation every SAYC player uses: 25 combined points for game in a major or notrump,
-29 for a minor-suit game, 33 for a small slam and 37 for a grand; an 8-card fit makes a
+29 for a minor-suit game (24 for a major game with a nine-card fit: the ninth trump is
+worth a point), 33 for a small slam and 37 for a grand; an 8-card fit makes a
 suit trumps (majors before notrump before minors); with the combined range straddling
 game, invite one level below it; answer an invitation by where one's hand lies in the
 range already shown. In competition, the Law of Total Tricks: with an N-card fit compete
@@ -117,7 +118,7 @@ def bid_game(c: Ctx):
     if _game_forcing(c):
         low = max(low, 25)
     game = 4 if strain in MAJORS else (3 if strain == NT else 5)
-    need = 29 if strain < 2 else 25
+    need = 29 if strain < 2 else (24 if strain in MAJORS and n >= 9 else 25)
     if strain < 2 and low < 29 and low >= 25 and all(c.f.stoppers[s] for s in c.their_suits):
         strain, game, need = NT, 3, 25
     if low < need:
@@ -144,7 +145,7 @@ def invite_or_answer_invitation(c: Ctx):
     low = me + p.min_hcp
     high = me + min(p.max_hcp, p.min_hcp + 8)
     game = 4 if strain in MAJORS else (3 if strain == NT else 5)
-    need = 29 if strain < 2 else 25
+    need = 29 if strain < 2 else (24 if strain in MAJORS and n >= 9 else 25)
     if high < need or low >= need:
         return None
     if c.cheapest_level(strain) > game:
