@@ -97,3 +97,34 @@ def _print_table1(data: dict, cols) -> None:
             f"{c.best_known:g}",
         )
     console.print(t)
+
+
+@app.command("speed")
+def speed(
+    max_brute: int = typer.Option(
+        2000, "--max-brute", min=10,
+        help="Re-evaluate at most this many proposals per search; beyond, time a random sample and scale.",
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed of the random policy searched from."),
+    only: str = typer.Option("", "--games", help="Comma-separated game specs (default: the paper's four cases)."),
+) -> None:
+    """JPS search time vs brute force over the same proposals, for the paper's cases
+    (Simple Bidding N=8 and N=16 with D=3, Comm L=4, Mini-Bridge N=4 with D=3)."""
+    from bidlab.tabular.speed import PAPER_CASES, measure
+
+    cases = [c for c in PAPER_CASES if not only or c.spec in {s.strip() for s in only.split(",")}]
+    if not cases:
+        console.print(f"[red]error:[/red] no speed case for {only!r} "
+                      f"(known: {', '.join(c.spec for c in PAPER_CASES)})")
+        raise typer.Exit(2)
+    t = Table(title="JPS vs brute force, time per search (baseline: brute force over the same proposals)")
+    for name in ("case", "proposals", "JPS s", "brute force s", "ratio (ours)", "ratio (paper)", "brute force"):
+        t.add_column(name, justify="right")
+    for c in cases:
+        r = measure(c, seed=seed, max_brute=max_brute)
+        how = "all, best gains agree" if r.brute_sampled == r.proposals and r.agree else (
+            "all, DISAGREE" if r.brute_sampled == r.proposals else f"scaled from {r.brute_sampled}/search")
+        t.add_row(c.label, str(r.proposals), f"{r.jps_seconds:.3f}", f"{r.brute_seconds:.2f}",
+                  f"{r.ratio:.0f}x", f"{c.paper_ratio:.0f}x", how)
+        console.print(f"{c.label}: {r.ratio:.1f}x", highlight=False)
+    console.print(t)
