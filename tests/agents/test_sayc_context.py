@@ -44,6 +44,23 @@ def test_ranges_and_lengths(auction, rel, lo, hi, lengths):
         assert s.min_len["CDHS".index(suit)] >= n
 
 
+@pytest.mark.parametrize(
+    "auction, lo, hi, suit, n",
+    [
+        ("1H X P 2S P", 9, 11, "S", 4),    # jump answer to a takeout double
+        ("1H X P 1S P", 0, 8, "S", 4),     # cheapest answer
+        ("1H X P 2H P", 12, 37, None, 0),  # cue bid
+        ("1D 1S P 2S P", 7, 10, "S", 3),   # simple raise of an overcall
+        ("1D 1S P 2H P", 10, 16, "H", 5),  # new suit by advancer
+    ],
+)
+def test_advancer_ranges(auction, lo, hi, suit, n):
+    c = _ctx(auction, dealer="E")  # the doubler or overcaller (South) is to act
+    assert (c.partner.min_hcp, c.partner.max_hcp) == (lo, hi)
+    if suit is not None:
+        assert c.partner.min_len["CDHS".index(suit)] >= n
+
+
 def test_transfer_shows_the_next_suit_and_stayman_shows_no_clubs():
     c = _ctx("1NT P 2D P")  # opener to act: partner's 2D shows five hearts
     assert c.partner.min_len[2] >= 5 and c.partner.min_len[1] == 0

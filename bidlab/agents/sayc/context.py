@@ -325,8 +325,12 @@ def _read_call(call, rel, shown, per_seat, opener, opening, last_bid, last_bidde
     if call.id >= 3 and _read_conventional(call, rel, shown, per_seat, opener, opening):
         s.acted = True
         return
+    pshown = shown[partner_rel]
     first_action = not s.acted
     s.acted = True
+    if first_action and call.id >= 3 and opener % 2 != rel % 2 and pshown.acted:
+        if _read_advance(call, s, shown, per_seat, partner_rel, last_bid):
+            return
     if call.id == 1:
         if opener % 2 != rel % 2 and first_action:
             # takeout double (direct or balancing) or negative double
@@ -448,7 +452,8 @@ def _read_conventional(call, rel, shown, per_seat, opener, opening) -> bool:
             s.limit(8 if lv == 2 else 4, 37)  # Stayman
             return True
         if name in (f"{lv}D", f"{lv}H"):
-            s.length(ST[call.id] + 1, 5)  # Jacoby transfer
+            s.length(ST[call.id] + 1, 5)  # Jacoby transfer: the next suit up
+            s.bid_suits.append(ST[call.id] + 1)
             return True
         if name in ("2S", "4C"):
             return True  # minor-suit puppet, Gerber
@@ -457,7 +462,9 @@ def _read_conventional(call, rel, shown, per_seat, opener, opening) -> bool:
         if p_name == f"{lv}C" and name == f"{lv}D":
             return True  # Stayman: no four-card major
         if p_name in (f"{lv}D", f"{lv}H") and ST[call.id] == ST[p_last.id] + 1:
-            s.length(ST[call.id], 2)  # transfer completed
+            s.length(ST[call.id], 2)  # transfer completed (or super-accepted with four)
+            if LV[call.id] > lv:
+                s.length(ST[call.id], 4)
             return True
         if p_name in ("2S", "4C"):
             return True  # puppet and Gerber answers
@@ -466,4 +473,41 @@ def _read_conventional(call, rel, shown, per_seat, opener, opening) -> bool:
     if opener == rel and len(mine) == 1 and NAMES[opening.id] in ("1H", "1S") and p_name == "2NT" \
             and LV[call.id] == 3 and ST[call.id] not in (ST[opening.id], NT):
         return True  # Jacoby 2NT rebid: shortness
+    return False
+
+
+def _read_advance(call, s, shown, per_seat, partner_rel, last_bid) -> bool:
+    """Advancer's first bid after partner's takeout double or suit overcall (SAYC ranges)."""
+    p_action = next((x for x in per_seat[partner_rel] if x.id), None)
+    if p_action is None:
+        return False
+    lv, strain = LV[call.id], ST[call.id]
+    cheapest = 1 if last_bid is None else LV[last_bid.id] + (1 if strain <= ST[last_bid.id] else 0)
+    opp_suits = shown[(partner_rel + 1) % 4].bid_suits + shown[(partner_rel + 3) % 4].bid_suits
+    if p_action.id == 1:  # answering a takeout double
+        if strain == NT:
+            s.limit(*((6, 10) if lv == cheapest else (11, 12)))
+        elif strain in opp_suits:
+            s.limit(12, 37)  # cue bid
+        else:
+            s.limit(*((0, 8) if lv == cheapest else (9, 11)))
+            s.length(strain, 4)
+            s.bid_suits.append(strain)
+        return True
+    if p_action.id >= 3 and ST[p_action.id] < NT:
+        ps = ST[p_action.id]
+        if strain == ps:
+            s.limit(*((7, 10) if lv == cheapest else (0, 9)))
+            s.length(strain, 3)
+            s.bid_suits.append(strain)
+        elif strain == NT:
+            s.limit(*{1: (8, 11), 2: (12, 14)}.get(lv, (15, 18)))
+        elif strain in opp_suits:
+            s.limit(11, 37)  # cue bid: limit raise or better
+            s.length(ps, 3)
+        else:
+            s.limit(10, 16)
+            s.length(strain, 5)
+            s.bid_suits.append(strain)
+        return True
     return False

@@ -309,3 +309,12 @@ def opener_after_transfer_continuation(c: Ctx):
         return bid(4, s) if support else bid(3, NT), "chooses the game"
     return None
 
+
+
+@rule(G)
+def responder_after_opener_declined(c: Ctx):
+    """Opener has answered responder's second call (accepted, declined or chose the game):
+    the notrump auction is over unless responder asked for aces."""
+    t = _nt(c)
+    if t and len(t[3]) == 4 and _responder(t[3]) and t[3][2] != "4NT":
+        return PASS, "opener has placed the contract after my invitation"
