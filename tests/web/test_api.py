@@ -480,3 +480,56 @@ def test_serve_binds_loopback_by_default(monkeypatch, tmp_path):
     assert (seen["host"], seen["port"]) == ("127.0.0.1", 8000) and "http://127.0.0.1:8000/" in r.output
     r = CliRunner().invoke(cli, ["serve", "--port", "8123", "--results", str(tmp_path), "--max-boards", "5"])
     assert r.exit_code == 0 and seen["port"] == 8123 and seen["app"].state.store.capacity == 5
+
+
+# -- any agent at any seat ---------------------------------------------------------------------------
+
+def test_any_mix_of_people_and_agents_keeps_the_board_consistent(client):
+    """Property: whoever sits where and whatever legal calls the people make, the board's state
+    follows the rules, and the result agrees with its own auctions, the DD table and the IMP table."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    who = st.sampled_from(["you", "sayc", "random", "nn:tiny", "nn:tiny:sample"])
+
+    @settings(max_examples=8, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(seats=st.tuples(who, who, who, who), number=st.integers(1, 32), seed=st.integers(0, 2**32),
+           picks=st.lists(st.integers(0, 40), min_size=40, max_size=40))
+    def check(seats, number, seed, picks):
+        s = new_board(client, number=number, seed=seed, seats=dict(zip("NESW", seats)))
+        humans = {x for x, w in zip("NESW", seats) if w == "you"}
+        turn = 0
+        while not s["over"]:
+            assert s["to_act"] in humans and s["your_turn"]
+            assert {x for x, h in s["hands"].items() if h is not None} == humans
+            legal = s["legal_calls"]
+            assert legal == [c.to_str() for c in auction_of(s).legal_calls()]
+            # Mostly pass (auctions end), sometimes any legal call.
+            pick = picks[turn % len(picks)]
+            choice = legal[pick % len(legal)] if pick % 4 == 0 else "Pass"
+            turn += 1
+            s = call(client, s["id"], choice).json()
+        a = auction_of(s)
+        assert a.is_over and s["legal_calls"] == [] and s["to_act"] is None
+        r = s["result"]
+        deal = Deal.parse(s["deal"])
+        vul = Vulnerability.parse(s["vulnerability"])
+        for room in (r["this"], r["other"]):
+            ra = Auction(s["dealer"], [c["call"] for c in room["calls"]])
+            c = ra.contract
+            tricks = r["dd"][c.strain.letter][c.declarer.letter] if c else None
+            assert room["tricks"] == tricks
+            assert room["score_ns"] == score_contract(c, tricks or 0, vul)
+        assert r["this"]["calls"] == s["calls"]
+        swing = imps(r["this"]["score_ns"] - r["other"]["score_ns"])
+        assert r["imps"] == (swing if r["side"] == "NS" else -swing)
+        assert r["other"]["seats"] == {x: (s["stand_in"] if w == "you" else w) for x, w in zip("NESW", seats)}
+        assert sorted(h["pbn"] for h in s["hands"].values()) == sorted(deal[x].to_pbn() for x in Seat)
+        for c in s["calls"][:12]:
+            w = client.get(f"/api/boards/{s['id']}/why", params={"index": c["index"]})
+            assert w.status_code == (200 if c["bot"] else 400), w.text
+            if c["bot"]:
+                assert w.json()["call"] == c["call"] and w.json()["text"].startswith(c["call"] + ":")
+                assert (w.json()["top_calls"] is not None) == w.json()["agent"].startswith("nn:")
+
+    check()
