@@ -233,6 +233,8 @@ CASES: list[tuple[str, str, str, str, str, str]] = [
     ("doubler rebids a long suit with 17+", "A2.AQ.96.AKQJ765", "S", "None", "1D X 2D P P", "3C"),
     ("advance a natural 2NT overcall of a weak two", "J76.K64.A9.Q9432", "E", "None", "2S 2NT P", "3NT"),
     ("advance a double: free bid with 8+ and four hearts", "KQ3.Q875.A5.9542", "N", "None", "2D X 3D", "3H"),
+    ("answer opener's reopening double with a suit", "J85.643.K9642.Q5", "W", "None", "1C 2H P P X P", "3D"),
+    ("convert opener's reopening double with trump honours", "85.KQ94.J9642.Q5", "W", "None", "1C 2H P P X P", "Pass"),
     # ---- penalty doubles and competing -----------------------------------------------------------
     ("penalty double of a sacrifice over our game", "AKJ74.A5.KQ3.Q42", "N", "None", "1S 2H 4S 5H", "X"),
     ("penalty double: trump stack over their three-level bid", "A5.AKJ74.KQT9.84", "N", "None", "1H 2D 2H 3D", "X"),

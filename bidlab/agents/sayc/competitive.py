@@ -359,6 +359,42 @@ def _partner_opened_one_suit(c: Ctx) -> bool:
     return c.opener == 2 and LV[c.opening.id] == 1 and ST[c.opening.id] < NT and not [x for x in c.my_calls if x.id]
 
 
+def _answer_partners_double(c: Ctx):
+    """Partner (the opener) doubled their bid for takeout: answer it like a takeout double."""
+    if c.opener != 2 or not c.partner_calls or not c.partner_calls[-1].is_double:
+        return None
+    if c.doubled != 1 or c.last_bidder not in (1, 3) or ST[c.opening.id] == NT:
+        return None
+    t = _their_last_suit(c)
+    if t is None or LV[c.last_bid.id] > 3:
+        return None
+    f = c.f
+    if f.lengths[t] >= 4 and f.top5[t] >= 2:
+        return PASS, f"length and honours in {SUIT_NAMES[t]}: converts partner's double to penalties"
+    o = ST[c.opening.id]
+    options = [s for s in range(4) if s not in c.their_suits and (f.lengths[s] >= 4 or s == o and f.lengths[s] >= 3)]
+    if options:
+        s = max(options, key=lambda x: (f.lengths[x] + (1 if x == o else 0), x))
+        cb = c.cheapest(s)
+        if cb is not None and LV[cb.id] <= 3:
+            return cb, f"answers partner's takeout double with {SUIT_NAMES[s]}"
+    if f.stoppers[t]:
+        cb = c.cheapest(NT)
+        if cb is not None and LV[cb.id] <= 2:
+            return cb, "answers partner's takeout double in notrump, a stopper in their suit"
+    s = max((x for x in range(4) if x not in c.their_suits), key=lambda x: (f.lengths[x], x), default=None)
+    if s is not None:
+        cb = c.cheapest(s)
+        if cb is not None and LV[cb.id] <= 3:
+            return cb, f"answers partner's takeout double with the longest unbid suit, {SUIT_NAMES[s]}"
+    return None
+
+
+@rule(CR)
+def answer_reopening_double(c: Ctx):
+    return _answer_partners_double(c)
+
+
 @rule(CR)
 def after_nt_opening_interference(c: Ctx):
     if c.opener != 2 or NAMES[c.opening.id] not in ("1NT", "2NT") or [x for x in c.my_calls if x.id]:
@@ -506,6 +542,11 @@ def pass_after_interference(c: Ctx):
 
 
 # -- opener and overcaller in competition ------------------------------------------------------------
+
+@rule(OC)
+def answer_openers_takeout_double(c: Ctx):
+    return _answer_partners_double(c)
+
 
 @rule(OC)
 def answer_negative_double(c: Ctx):
