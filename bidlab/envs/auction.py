@@ -127,6 +127,13 @@ _VUL_FLAT = VULNERABLE.astype(np.int64).reshape(-1)  # [vulnerability * 2 + side
 _OBS_BYTE = np.where(_OBS_COL == _NO_WRITE, 0, _OBS_COL >> 3)
 _OBS_MASK = np.where(_OBS_COL == _NO_WRITE, 0, 128 >> (_OBS_COL & 7)).astype(np.uint8)
 _INIT_STATE = 0  # no bid, not doubled, no passes
+# for each state: how many calls are legal, and the legal calls in id order (then NO_CALL)
+_LEGAL_COUNT = _LEGAL[:, :NUM_CALLS].sum(axis=1)
+_LEGAL_LIST = np.full((_NUM_STATES, NUM_CALLS), NO_CALL, np.int64)
+for _code in range(_NUM_STATES):
+    _ids = np.flatnonzero(_LEGAL[_code, :NUM_CALLS])
+    _LEGAL_LIST[_code, :len(_ids)] = _ids
+_LEGAL_LIST = _LEGAL_LIST.reshape(-1)
 
 
 class EnvError(BidlabError, ValueError):
@@ -425,17 +432,12 @@ class AuctionEnv:
     def random_calls(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal call for every live table (:data:`NO_CALL` for done ones).
 
-        Uses the structure of the legal set (Pass, maybe X or XX, then every bid above the
-        last one) to draw in O(N) instead of over all 38 calls.
+        The legal set depends only on the auction state code, so each state's legal calls
+        are listed once (:data:`_LEGAL_LIST`) and a draw is one index into that list.
         """
-        lb = _LB_OF[self._state]
-        x = self.legal[:, 1].astype(np.int64)
-        xx = self.legal[:, 2].astype(np.int64)
-        first_bid = np.maximum(lb + 1, 3)
-        count = 1 + x + xx + (NUM_CALLS - first_bid)
-        k = (rng.random(self.num_tables) * count).astype(np.int64)
-        call = np.where(k == 0, 0, np.where(k <= x + xx, 1 + xx, first_bid + k - 1 - x - xx))
-        return np.where(self.done, NO_CALL, call)
+        state = self._state.astype(np.int64)
+        k = (rng.random(self.num_tables) * _LEGAL_COUNT[state]).astype(np.int64)
+        return _LEGAL_LIST[state * NUM_CALLS + k]
 
     def replay(self, history: np.ndarray) -> list[StepResult]:
         """Apply recorded calls column by column: ``history[t, i]`` is table t's next i-th call,
