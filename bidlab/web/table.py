@@ -111,8 +111,9 @@ def dd_table_cached(deal: Deal) -> np.ndarray:
     return _dd_table(deal.to_pbn())
 
 
-def _agent_seed(seed: int, table: int, which: int) -> int:
-    return int(np.random.SeedSequence([seed, table, which]).generate_state(1)[0])
+def _agent_seed(seed: int, which: int) -> int:
+    """The seed of a board's ``which``-th agent: independent streams from one board seed."""
+    return int(np.random.SeedSequence([seed, which]).generate_state(1)[0])
 
 
 def _parse_deal(text: str) -> Deal:
@@ -134,7 +135,7 @@ def _parse_or_default(parse, text: str | None, default, what: str):
 
 
 class Session:
-    """One board at the table. Not thread-safe by itself: the store serializes access."""
+    """One board at the table. Callers hold :attr:`lock` while they use it."""
 
     def __init__(self, board_id: str, req: NewBoard, catalog: AgentCatalog, pool: AgentPool):
         self.id = board_id
@@ -148,13 +149,13 @@ class Session:
                                 "vulnerability")
         self.board = Board(deal, req.number, dealer, vul)
         self.seats = tuple(self._seat(s, i) for i, s in enumerate(req.seats))
-        self.stand_in = self._stand_in(req.stand_in, catalog)
+        self.stand_in = self._stand_in(req.stand_in)
         self.other_seats = tuple(self.stand_in if s == YOU else s for s in self.seats)
         # Resolved (file-safe) registry specs; one agent per distinct spec, as in a match.
         self._resolved = {s: catalog.resolve(s) for s in set(self.seats + self.other_seats) if s != YOU}
         self._pool = pool
         self._agents: dict[str, Agent] = {
-            spec: pool.for_board(self._resolved[spec], _agent_seed(self.seed, 0, i))
+            spec: pool.for_board(self._resolved[spec], _agent_seed(self.seed, i))
             for i, spec in enumerate(sorted(self._resolved))}
         try:
             other = bid_tables([Table(self.board, tuple(self._agents[s] for s in self.other_seats))])[0]
@@ -174,7 +175,9 @@ class Session:
             raise AgentSpecError(f"seat {Seat(i).letter}: empty; choose 'you' or an agent such as 'sayc'")
         return YOU if s.lower() == YOU else s
 
-    def _stand_in(self, requested: str | None, catalog: AgentCatalog) -> str:
+    def _stand_in(self, requested: str | None) -> str:
+        """The bot in the people's seats at the other table: as asked, else a partner's bot, else
+        any bot at the table, else SAYC."""
         if requested is not None and requested.strip():
             s = requested.strip()
             if s.lower() == YOU:
@@ -283,6 +286,7 @@ class Session:
             raise WebError(f"call {index} ({call} by {seat.full_name}) was yours; only bot calls have a 'Why?'")
         view = BiddingView(seat, self.board.deal[seat], Auction(auction.dealer, auction.calls[:index]),
                            self.board.vulnerability)
+
         def ask(agent):
             text = _explanation_text(agent.explain(view), call)
             top = getattr(agent, "top_calls", None)
