@@ -45,6 +45,9 @@ def table1(
     only: str = typer.Option("", "--games", help="Comma-separated game specs to run (default: all columns)."),
     results: Path = typer.Option(DEFAULT_RESULTS, "--results", help="JSON checkpoint of finished seeds."),
     report_only: bool = typer.Option(False, "--report-only", help="Print the table from the checkpoint only."),
+    first_seed: int = typer.Option(
+        0, "--first-seed", min=0, help="Start at this seed (for extra workers sharing a column)."
+    ),
 ) -> None:
     """Reproduce Table 1's CFR1k and CFR1k+JPS rows beside the paper's values.
 
@@ -67,9 +70,11 @@ def table1(
             ) as progress:
                 for c in cols:
                     k = large if c.spec in LARGE else seeds
-                    done = len([r for r in load_results(results)["columns"].get(c.spec, []) if r["seed"] < k])
-                    task = progress.add_task(c.label, total=k, completed=done)
-                    run_column(c.spec, k, results, on_seed=lambda _r, t=task: progress.advance(t))
+                    done = len([r for r in load_results(results)["columns"].get(c.spec, [])
+                                if first_seed <= r["seed"] < k])
+                    task = progress.add_task(c.label, total=max(k - first_seed, 0), completed=done)
+                    run_column(c.spec, k, results, on_seed=lambda _r, t=task: progress.advance(t),
+                               first_seed=first_seed)
         _print_table1(load_results(results), cols)
     except BidlabError as e:
         console.print(f"[red]error:[/red] {e}")

@@ -145,42 +145,52 @@ def run_cfr(game: Game, seed: int, config: CFRConfig | None = None) -> CFRResult
     sig = [sigma0[lv.infosets, lv.action[None, :]] for lv in levels]
     regret = [np.zeros_like(x) for x in sig]
     n_act = [game.n_actions[lv.nodes][lv.parent].astype(np.float64) for lv in levels]
-    values = np.zeros((n1, n2, game.n_nodes))
-    values[:] = game.reward.reshape(n1, n2, game.n_nodes)
-    own = [np.ones((n1, game.n_nodes)), np.ones((n2, game.n_nodes))]
+    # Node-major layouts keep every per-depth slice contiguous: values[node, s1, s2],
+    # own[i][node, s_i], strategies and regrets [edge, s_i].
+    values = np.ascontiguousarray(np.moveaxis(game.reward.reshape(n1, n2, game.n_nodes), 2, 0))
+    own = [np.ones((game.n_nodes, n1)), np.ones((game.n_nodes, n2))]
+    sig = [np.ascontiguousarray(x.T) for x in sig]
+    regret = [np.zeros_like(x) for x in sig]
+    src = [lv.nodes[lv.parent] for lv in levels]  # source node of each edge
+    n_act = [x[:, None] for x in n_act]
     value_sum = 0.0
     for _ in range(config.iterations):
-        for lv, x in zip(levels, sig, strict=True):  # own reach, top-down
+        for lv, x, e_src in zip(levels, sig, src, strict=True):  # own reach, top-down
             i = lv.player
-            own[i][:, lv.lo : lv.hi] = own[i][:, lv.nodes][:, lv.parent] * x
-            own[1 - i][:, lv.lo : lv.hi] = own[1 - i][:, lv.nodes][:, lv.parent]
-        for lv, x, r in zip(reversed(levels), reversed(sig), reversed(regret), strict=True):  # values, regrets
-            child = values[:, :, lv.lo : lv.hi]
-            weighted = child * (x[:, None, :] if lv.player == 0 else x[None, :, :])
-            node_v = np.add.reduceat(weighted, lv.starts, axis=2)
-            values[:, :, lv.nodes] = node_v
-            diff = child - node_v[:, :, lv.parent]  # v(ha) - v(h)
-            # regret weight pi_{-i}(h): chance x the other player's own reach at h
+            own[i][lv.lo : lv.hi] = own[i][e_src] * x
+            own[1 - i][lv.lo : lv.hi] = own[1 - i][e_src]
+        for lv, x, r in zip(reversed(levels), reversed(sig), reversed(regret), strict=True):
+            child = values[lv.lo : lv.hi]  # [E, n1, n2]
+            weighted = child * (x[:, :, None] if lv.player == 0 else x[:, None, :])
+            node_v = np.add.reduceat(weighted, lv.starts, axis=0)  # [K, n1, n2]
+            values[lv.nodes] = node_v
+            # regret of edge (h, a): sum over the infoset's states of pi_{-i}(h) (v(ha) - v(h)),
+            # where pi_{-i}(h) = chance x the other player's own reach at the edge's source node
             if lv.player == 0:
-                r += chance * np.einsum("je,ije->ie", own[1][:, lv.nodes][:, lv.parent], diff)
+                w = own[1][lv.nodes]  # [K, n2]
+                r += chance * (np.einsum("ej,eij->ei", w[lv.parent], child)
+                               - np.einsum("kj,kij->ki", w, node_v)[lv.parent])
             else:
-                r += chance * np.einsum("ie,ije->je", own[0][:, lv.nodes][:, lv.parent], diff)
-        value_sum += chance * float(values[:, :, 0].sum())
+                w = own[0][lv.nodes]  # [K, n1]
+                r += chance * (np.einsum("ei,eij->ej", w[lv.parent], child)
+                               - np.einsum("ki,kij->kj", w, node_v)[lv.parent])
+        value_sum += chance * float(values[0].sum())
         for k, lv in enumerate(levels):  # regret matching with the noisy-uniform fallback
             pos = np.maximum(regret[k], 0.0)
-            total = np.add.reduceat(pos, lv.starts, axis=1)
+            total = np.add.reduceat(pos, lv.starts, axis=0)  # [K, n_i]
             stuck = total <= 0
-            x = pos / np.where(stuck, 1.0, total)[:, lv.parent]
+            x = pos / np.where(stuck, 1.0, total)[lv.parent]
             if stuck.any():
                 fb = 1.0 / n_act[k] + rng.normal(0.0, config.explore_noise, size=pos.shape) * (
                     config.explore_noise > 0
                 )
                 fb = np.maximum(fb, 0.0)
-                fb_total = np.add.reduceat(fb, lv.starts, axis=1)
-                fb = np.where(fb_total[:, lv.parent] > 0, fb / np.where(fb_total > 0, fb_total, 1.0)[:, lv.parent],
+                fb_total = np.add.reduceat(fb, lv.starts, axis=0)
+                fb = np.where(fb_total[lv.parent] > 0, fb / np.where(fb_total > 0, fb_total, 1.0)[lv.parent],
                               1.0 / n_act[k])
-                x = np.where(stuck[:, lv.parent], fb, x)
+                x = np.where(stuck[lv.parent], fb, x)
             sig[k] = x
+    sig = [x.T for x in sig]
     sigma = np.zeros((game.n_infosets, game.max_actions))
     for lv, x in zip(levels, sig, strict=True):
         sigma[lv.infosets, lv.action[None, :]] = x

@@ -116,25 +116,24 @@ def run_column(
     seeds: int,
     path: Path,
     on_seed: Callable[[dict], None] | None = None,
+    first_seed: int = 0,
 ) -> list[dict]:
-    """Run seeds ``0..seeds-1`` of a column, skipping those already in the checkpoint."""
-    data = load_results(path)
-    done = {r["seed"]: r for r in data["columns"].get(spec, [])}
-    for seed in range(seeds):
-        if seed in done:
+    """Run seeds ``first_seed..seeds-1`` of a column, skipping those already in the checkpoint
+    (re-read before each seed, so several workers can share a column from different starts)."""
+    for seed in range(first_seed, seeds):
+        if any(r["seed"] == seed for r in load_results(path)["columns"].get(spec, [])):
             continue
         rec = run_seed(spec, seed)
-        with _locked(path):  # another worker may have written other columns meanwhile
+        with _locked(path):  # another worker may have written meanwhile
             data = load_results(path)
             col = [r for r in data["columns"].get(spec, []) if r["seed"] != seed]
             col.append(rec)
             col.sort(key=lambda r: r["seed"])
             data["columns"][spec] = col
             save_results(path, data)
-        done[seed] = rec
         if on_seed is not None:
             on_seed(rec)
-    return [done[s] for s in range(seeds)]
+    return [r for r in load_results(path)["columns"].get(spec, []) if first_seed <= r["seed"] < seeds]
 
 
 @dataclass(frozen=True)
