@@ -432,6 +432,12 @@ def _read_call(call, rel, shown, per_seat, opener, opening, last_bid, last_bidde
         prev = per_seat[rel][0]
         if prev.id >= 3 and ST[prev.id] < NT and strain > ST[prev.id] and lv == 2 and not jump and NAMES[prev.id][0] == "1":
             s.limit(17, 21)  # a reverse
+        elif strain == ST[prev.id] or strain in pshown.bid_suits:
+            pass  # a rebid of the suit or a raise: read above
+        elif jump:
+            s.limit(19, 21)  # a jump shift
+        elif NAMES[prev.id] in ("1C", "1D", "1H", "1S"):
+            s.limit(12, 18)  # a new suit without a jump
 
 
 def _read_conventional(call, rel, shown, per_seat, opener, opening) -> bool:

@@ -146,7 +146,8 @@ def invite_or_answer_invitation(c: Ctx):
     high = me + min(p.max_hcp, p.min_hcp + 8)
     game = 4 if strain in MAJORS else (3 if strain == NT else 5)
     need = 29 if strain < 2 else (24 if strain in MAJORS and n >= 9 else 25)
-    if high < need or low >= need:
+    # invite when game is likely opposite the middle of partner's range, not merely possible
+    if high < need or low >= need or me + p.mid_hcp + 1 < need and not _invited(c, strain, game):
         return None
     if c.cheapest_level(strain) > game:
         return None
@@ -161,6 +162,11 @@ def invite_or_answer_invitation(c: Ctx):
     if c.legal(inv):
         return inv, f"{me} points opposite {p.min_hcp}-{p.max_hcp}: invites game in {SUIT_NAMES[strain]}"
     return None
+
+
+def _invited(c: Ctx, strain: int, game: int) -> bool:
+    last = _partner_last(c)
+    return last is not None and LV[last.id] == game - 1 and ST[last.id] == strain
 
 
 @rule(G)
