@@ -14,7 +14,7 @@ from bidlab.bridge import Auction, Call, Vulnerability
 from bidlab.bridge.board import board_dealer, board_vulnerability
 from bidlab.cards import Deal, Hand, Seat, random_deals
 
-MAX_CALLS = 319  # the longest legal auction: 3 passes, then 35 x (bid, X, XX, P, P) ... well below
+MAX_CALLS = 319  # the longest possible auction: 3 passes, then 35 x (bid P P X P P XX P P), 3 passes
 
 
 def _bid_board(agent, deal: Deal, dealer: Seat, vul: Vulnerability) -> Auction:
@@ -154,3 +154,12 @@ def test_bad_views_raise_clear_errors():
         agent.act(BiddingView(Seat.N, hand, over, Vulnerability.NONE))
     with pytest.raises(SaycError, match="turn"):
         agent.act(BiddingView(Seat.E, hand, Auction(Seat.N), Vulnerability.NONE))
+
+
+def test_package_docstring_example():
+    import doctest
+
+    import bidlab.agents.sayc as package
+
+    result = doctest.testmod(package)
+    assert result.attempted > 0 and result.failed == 0

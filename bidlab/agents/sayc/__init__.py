@@ -7,6 +7,17 @@ opening conformity (Sec. VI-F, Table V). This package is bidlab's own SAYC exper
   named rule (:mod:`~bidlab.agents.sayc.engine`), with :meth:`SaycAgent.explain`;
 * :func:`sayc_opening_conforms`: an opening-chart check written independently of the rules;
 * :func:`features`: the hand evaluation (HCP, length and shortness points, stoppers, balance).
+
+Example::
+
+    >>> from bidlab.agents.base import BiddingView
+    >>> from bidlab.agents.sayc import SaycAgent
+    >>> from bidlab.bridge import Auction, Vulnerability
+    >>> from bidlab.cards import Hand, Seat
+    >>> view = BiddingView(Seat.S, Hand.parse("KJ974.85.Q63.842"), Auction.parse("1NT P", "N"),
+    ...                    Vulnerability.NONE)
+    >>> SaycAgent().explain(view)
+    '2H: 5+ spades: Jacoby transfer (SAYC), opener must bid 2S [notrump.jacoby_transfer]'
 """
 
 from bidlab.agents.sayc.bidder import SaycAgent, SaycError, decide
