@@ -111,7 +111,7 @@ def conformity_table(st: AgentStats) -> dict[str, tuple[int, float]]:
 
 
 def _heatmap(ax, m: np.ndarray, title: str) -> None:
-    im = ax.imshow(m, cmap="Blues", aspect="auto")
+    im = ax.imshow(m, cmap="Blues", aspect="auto", vmin=0, vmax=max(1, int(m.max())))
     ax.set_xticks(range(5), [s.symbol for s in Strain])
     ax.set_yticks(range(7), [str(level) for level in range(1, 8)])
     ax.set_xlabel("strain")
@@ -124,8 +124,20 @@ def _heatmap(ax, m: np.ndarray, title: str) -> None:
     ax.figure.colorbar(im, ax=ax, fraction=0.046)
 
 
-def _safe(name: str) -> str:
-    return "".join(ch if ch.isalnum() else "_" for ch in name)[:60]
+def _histogram(plt, matches: list[dict], key: str, xlabel: str, ylabel: str, title: str, path: Path) -> None:
+    """One integer histogram per match, overlaid."""
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for m in matches:
+        s = m["summary"]
+        values = m[key]
+        ax.hist(values, bins=range(min(values), max(values) + 2), alpha=0.6, label=f"{s.agent_a} vs {s.agent_b}")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def build_report(paths: list[str], out: str | os.PathLike) -> Path:
@@ -159,35 +171,15 @@ def build_report(paths: list[str], out: str | os.PathLike) -> Path:
         plt.close(fig)
         lines += [f"## {kind}", "", f"![{kind}]({fig_name}.png)", ""]
 
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    for m in matches:
-        s = m["summary"]
-        ax.hist(m["lengths"], bins=range(0, max(m["lengths"]) + 2), alpha=0.6, label=f"{s.agent_a} vs {s.agent_b}")
-    ax.set_xlabel("calls in the auction")
-    ax.set_ylabel("tables")
-    ax.set_title("Auction lengths")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "auction_lengths.png", dpi=110)
-    plt.close(fig)
+    _histogram(plt, matches, "lengths", "calls in the auction", "tables", "Auction lengths",
+               out / "auction_lengths.png")
     lines += ["## Auction lengths", "", "![Auction lengths](auction_lengths.png)", ""]
     for m in matches:
         s = m["summary"]
         lines.append(f"- {s.agent_a} vs {s.agent_b}: mean {np.mean(m['lengths']):.2f} calls per auction")
     lines.append("")
 
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    for m in matches:
-        s = m["summary"]
-        lo, hi = min(m["swings"]), max(m["swings"])
-        ax.hist(m["swings"], bins=range(lo, hi + 2), alpha=0.6, label=f"{s.agent_a} vs {s.agent_b}")
-    ax.set_xlabel("IMPs for A per board")
-    ax.set_ylabel("boards")
-    ax.set_title("IMP swings")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "imp_swings.png", dpi=110)
-    plt.close(fig)
+    _histogram(plt, matches, "swings", "IMPs for A per board", "boards", "IMP swings", out / "imp_swings.png")
     lines += ["## IMP swings", "", "![IMP swings](imp_swings.png)", ""]
     for m in matches:
         sw = np.array(m["swings"])
