@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import typer
@@ -14,7 +15,7 @@ app = typer.Typer(
     help="Joint Policy Search on the small collaborative games (Tian et al. 2020, Sec. 6).",
     no_args_is_help=True,
 )
-console = Console()
+console = Console(width=None if sys.stdout.isatty() else 150)
 
 DEFAULT_RESULTS = Path("/work/results/tabular/table1.json")
 LARGE = ("comm:6", "comm:7")
@@ -79,6 +80,46 @@ def table1(
     except BidlabError as e:
         console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None
+
+
+@app.command("table2")
+def table2(
+    seeds: int = typer.Option(20, "--seeds", "-k", min=1, help="Seeds (the paper used 1000)."),
+    game: str = typer.Option("mini_hanabi", "--game", help="Game spec (the paper: mini_hanabi, simple_bidding:16)."),
+    samples: str = typer.Option("0,1,2,5,8,15,20,25,30", "--samples",
+                                help="Comma-separated states per infoset; 0 = all states."),
+    results: Path = typer.Option(Path("/work/results/tabular/table2.json"), "--results",
+                                 help="JSON checkpoint of finished seeds."),
+) -> None:
+    """Sample-based JPS from CFR1k (Table 2): best value over 100 iterations per sample count."""
+    from bidlab.tabular.table1 import TABLE2_PAPER, _mean_se, load_results, run_column, run_seed_samples
+
+    try:
+        ks = [int(x) for x in samples.split(",") if x.strip()]
+    except ValueError:
+        console.print(f"[red]error:[/red] --samples must be comma-separated integers, got {samples!r}")
+        raise typer.Exit(2) from None
+    try:
+        from bidlab.tabular.games import make_game
+
+        make_game(game)
+        run_column(game, seeds, results, runner=lambda spec, seed: run_seed_samples(spec, seed, ks))
+        recs = [r for r in load_results(results)["columns"].get(game, []) if r["seed"] < seeds]
+    except BidlabError as e:
+        console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(2) from None
+    paper = TABLE2_PAPER.get(game, {})
+    t = Table(title=f"Table 2, {game}, CFR1k start: best value over JPS iterations ({len(recs)} seeds)")
+    for name in ("samples per infoset", "ours (mean ± s.e.)", "paper"):
+        t.add_column(name, justify="right")
+    for k in ks:
+        vals = [r[f"k{k}"] for r in recs if f"k{k}" in r]
+        if not vals:
+            continue
+        m, se = _mean_se(vals)
+        t.add_row("all states" if k == 0 else str(k), f"{m:.3f} ± {se:.3f}",
+                  f"{paper[k]:.2f}" if k in paper else "-")
+    console.print(t)
 
 
 def _print_table1(data: dict, cols) -> None:

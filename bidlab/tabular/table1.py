@@ -78,6 +78,27 @@ def run_seed(spec: str, seed: int, cfr_config: CFRConfig | None = None) -> dict:
     }
 
 
+# Table 2 of the paper (CFR1k initialization rows): "all states" and k samples per infoset.
+TABLE2_PAPER: dict[str, dict[int, float]] = {
+    "mini_hanabi": {0: 9.50, 1: 10.00, 2: 9.99, 5: 9.95, 8: 9.75, 15: 9.51, 20: 9.51, 25: 9.51, 30: 9.51},
+    "simple_bidding:16": {0: 10.56, 1: 10.47, 2: 10.47, 5: 10.49, 8: 10.52, 15: 10.58, 20: 10.60, 25: 10.61,
+                          30: 10.61},
+}
+
+
+def run_seed_samples(spec: str, seed: int, samples: list[int]) -> dict:
+    """Table 2: from one CFR1k run, JPS with ``k`` samples per infoset for each ``k`` (0 = all
+    states); the best full evaluation over the run's iterations is reported."""
+    game = make_game(spec)
+    cfr = run_cfr(game, seed, CFRConfig.paper())
+    out: dict = {"seed": seed, "cfr_pure": cfr.purified_value}
+    base = JPSConfig.paper(game)
+    for k in samples:
+        cfg = JPSConfig(depth=base.depth, iterations=base.iterations, samples=k)
+        out[f"k{k}"] = run_jps(game, cfr.last_iterate, seed, cfg).best_value
+    return out
+
+
 def load_results(path: Path) -> dict:
     if not path.exists():
         return {"columns": {}}
@@ -117,13 +138,14 @@ def run_column(
     path: Path,
     on_seed: Callable[[dict], None] | None = None,
     first_seed: int = 0,
+    runner: Callable[[str, int], dict] | None = None,
 ) -> list[dict]:
     """Run seeds ``first_seed..seeds-1`` of a column, skipping those already in the checkpoint
     (re-read before each seed, so several workers can share a column from different starts)."""
     for seed in range(first_seed, seeds):
         if any(r["seed"] == seed for r in load_results(path)["columns"].get(spec, [])):
             continue
-        rec = run_seed(spec, seed)
+        rec = (runner or run_seed)(spec, seed)
         with _locked(path):  # another worker may have written meanwhile
             data = load_results(path)
             col = [r for r in data["columns"].get(spec, []) if r["seed"] != seed]
