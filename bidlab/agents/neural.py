@@ -80,8 +80,8 @@ def shipped_models_dir() -> Path:
 def resolve_model(name_or_path: str | os.PathLike) -> Path:
     """A model path, or the name of a model shipped with bidlab (e.g. ``sl``)."""
     p = Path(name_or_path)
-    if p.with_suffix(".safetensors").exists() or p.exists():
-        return p
+    if p.suffix in ("", ".safetensors", ".json") and p.with_suffix(".safetensors").is_file():
+        return p.with_suffix(".safetensors")
     shipped = shipped_models_dir() / f"{p.name}.safetensors"
     if shipped.exists() and len(p.parts) == 1:
         return shipped

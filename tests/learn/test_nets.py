@@ -104,3 +104,18 @@ def test_sampled_agent_is_seeded(tmp_path):
     assert a1 == a2
     assert all(v.auction.is_legal(c) for v, c in zip(views, a1))
     assert isinstance(load_neural_agent(tmp_path / "m"), NeuralAgent)
+
+
+def test_shipped_sl_model_loads_and_bids_legally(tmp_path, monkeypatch):
+    from bidlab.agents.neural import shipped_models_dir
+
+    weights = shipped_models_dir() / "sl.safetensors"
+    assert weights.stat().st_size < 10 * 2**20  # the size limit for a shipped model
+    # A folder named like the model in the working directory must not shadow it.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sl").mkdir()
+    agent = make_agent("nn:sl")
+    assert agent.meta["net"]["encoder"] == "openspiel480"
+    assert 0 < agent.meta["info"]["heldout"]["accuracy"] <= 1
+    views = _views(25, seed=9)
+    assert all(v.auction.is_legal(c) for v, c in zip(views, agent.act_batch(views)))
