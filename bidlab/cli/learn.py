@@ -97,3 +97,18 @@ def train_sl_cmd(
         state = train_sl([str(d) for d in data], out, cfg, progress=show)
     best = state["best_accuracy"]
     console.print(f"best held-out accuracy {best:.4f}; model: {out}/model.safetensors")
+
+
+@train_app.command("accuracy")
+def train_accuracy(
+    model: str = typer.Argument(..., help="Model file or shipped model name (e.g. sl)."),
+    data: Path = typer.Option(..., "--data", help="Auction-set folder with the expert's calls."),
+    all_boards: bool = typer.Option(False, "--all", help="Score every board (for a set the model never saw); "
+                                    "by default only the held-out boards (every 20th)."),
+) -> None:
+    """Accuracy of a policy against the expert's calls: greedy call == expert call."""
+    from bidlab.agents.neural import resolve_model
+    from bidlab.learn.sl import heldout_accuracy
+
+    m = heldout_accuracy(resolve_model(model), data, None if all_boards else 20)
+    console.print(f"accuracy {m['accuracy']:.4f} over {m['pairs']} calls (cross-entropy {m['loss']:.4f})")

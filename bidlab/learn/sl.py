@@ -223,11 +223,15 @@ def _tensorboard(path: Path):
     return SummaryWriter(str(path))
 
 
-def heldout_accuracy(model: str | os.PathLike, data: str | os.PathLike, heldout_every: int = 20) -> dict:
-    """Accuracy of a saved model on the held-out boards of an auction set."""
+def heldout_accuracy(model: str | os.PathLike, data: str | os.PathLike, heldout_every: int | None = 20) -> dict:
+    """Accuracy of a saved model on the held-out boards of an auction set (all boards if
+    ``heldout_every`` is None, for a set the model never saw)."""
     net, _ = load_model(model)
     arrays = AuctionSet.open(data).load()
-    _, held = split_boards(len(arrays), min(heldout_every, len(arrays)))
+    if heldout_every is None:
+        held = np.arange(len(arrays))
+    else:
+        _, held = split_boards(len(arrays), min(heldout_every, len(arrays)))
     return evaluate(net, arrays, held, "cpu")
 
 
