@@ -21,6 +21,7 @@ Tables are rows ``0..N-1``. In duplicate mode with ``B`` pairs, ``N = 2B``: row 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -48,7 +49,6 @@ NO_CALL = -1
 
 # Vulnerability of boards 1..16 (standard cycle), as Vulnerability ids.
 _VUL_CYCLE = np.array([0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2], dtype=np.int8)
-_SEATS = np.arange(4, dtype=np.int64)
 # Every seat's observation is kept bit-packed, 60 bytes in the 480 layout. The hand (bits
 # 428..479) fills bytes 54..59 and the low half of byte 53, whose high half belongs to the
 # last bid's redoubled bits; a reset copies a deal's pre-packed hand bytes 53..59 (their
@@ -87,13 +87,14 @@ def _state_tables():
     # a call that ends the auction (only from a live state)
     ends = terminal[nxt] & ~terminal[:, None]
     ends[:, 0] = False
-    # legal calls plus a last column (always true) for NO_CALL; nothing is legal once over
+    # legal calls after a first column (always true) for NO_CALL; nothing is legal once over
     legal = np.zeros((_NUM_STATES, NUM_CALLS + 1), bool)
     legal[:, 0] = ~terminal
     legal[:, 1] = ~terminal & (lb >= 3) & (dbl == 0) & (opp == 1)
     legal[:, 2] = ~terminal & (dbl == 1) & (opp == 0)
     legal[:, 3:NUM_CALLS] = ~terminal[:, None] & (np.arange(3, NUM_CALLS)[None, :] > lb[:, None])
     legal[:, NUM_CALLS] = True
+    legal = np.roll(legal, 1, axis=1)  # the NO_CALL column first: column = call id + 1
     # observation column of (call, last bid before it), -1 when the call sets nothing
     base = np.full((NUM_CALLS + 1, NUM_CALLS), -1, np.int64)
     lbs = np.arange(NUM_CALLS)
@@ -110,7 +111,7 @@ def _state_tables():
     for side in range(2):
         for c in range(3, NUM_CALLS):
             fn[side, c + 1] = side * 5 + (c - 3) % 5
-    return (nxt.astype(np.int16).ravel(), ends.ravel(), legal, col.reshape(-1, 4), fn,
+    return (nxt.astype(np.intp).ravel(), ends.ravel(), legal, col.reshape(-1, 4), fn,
             lb.astype(np.int64), dbl.astype(np.int64), opp.astype(np.int64))
 
 
@@ -119,7 +120,6 @@ def _state_tables():
 _S_FN, _S_SINK, _S_WIDTH = 0, 10, 12
 _S_INIT = np.array([-1] * 10 + [0, 0], np.int16)
 _NO_WRITE = 1 << 40
-_VUL_FLAT = VULNERABLE.astype(np.int64).reshape(-1)  # [vulnerability * 2 + side]
 (_NEXT, _ENDS, _LEGAL, _OBS_COL, _FN_COL, _LB_OF, _DBL_OF, _OPP_OF) = _state_tables()
 # byte and bit mask of each column written by a call (all such columns are below 428); a call
 # that sets nothing ORs 0 into byte 0. Each (table, observer) row gets exactly one entry per
@@ -128,12 +128,32 @@ _OBS_BYTE = np.where(_OBS_COL == _NO_WRITE, 0, _OBS_COL >> 3)
 _OBS_MASK = np.where(_OBS_COL == _NO_WRITE, 0, 128 >> (_OBS_COL & 7)).astype(np.uint8)
 _INIT_STATE = 0  # no bid, not doubled, no passes
 # for each state: how many calls are legal, and the legal calls in id order (then NO_CALL)
-_LEGAL_COUNT = _LEGAL[:, :NUM_CALLS].sum(axis=1)
+_LEGAL_COUNT = _LEGAL[:, 1:].sum(axis=1)
 _LEGAL_LIST = np.full((_NUM_STATES, NUM_CALLS), NO_CALL, np.int64)
 for _code in range(_NUM_STATES):
-    _ids = np.flatnonzero(_LEGAL[_code, :NUM_CALLS])
+    _ids = np.flatnonzero(_LEGAL[_code, 1:])
     _LEGAL_LIST[_code, :len(_ids)] = _ids
 _LEGAL_LIST = _LEGAL_LIST.reshape(-1)
+# Per-step lookups keyed by ``key = state * 39 + call + 1`` and ``k = _K_OF_KEY[key] + seat``
+# (the row of _OBS_BYTE / _OBS_MASK), so that a step needs few numpy operations.
+_K_OF_KEY = ((np.arange(NUM_CALLS + 1)[None, :] * NUM_CALLS + _LB_OF[:, None]) * 4).reshape(-1)
+_k = np.arange((NUM_CALLS + 1) * NUM_CALLS * 4)
+_FN_OF_K = _FN_COL[_k % 4 & 1, _k // (NUM_CALLS * 4)]  # first-namer column of (call, caller)
+# the observation byte offsets of every (k, observer) within a table's 4 x 60 packed bytes
+_OBS_OFF = _OBS_BYTE + (np.arange(4) * _PACKED_BYTES)[None, :]
+del _k
+# contract of a finished state code: level (0 passed out), strain, doubled, and the row of the
+# signed NS score table below
+_LEVEL_OF = np.where(_LB_OF >= 3, (_LB_OF - 3) // 5 + 1, 0).astype(np.int8)
+_STRAIN_OF = np.where(_LB_OF >= 3, (_LB_OF - 3) % 5, 0).astype(np.int8)
+_DOUBLED_OF = _DBL_OF.astype(np.int8)
+# [code * 2 + parity of the player to act]: column of AuctionEnv._s holding the declarer, i.e.
+# the first namer of the contract's strain on the last bidder's side (opp flags that side
+# as the opponents of the player to act)
+_DECLARER_COL = (_S_FN + ((np.arange(2)[None, :] ^ _OPP_OF[:, None]) * 5
+                          + _STRAIN_OF[:, None])).reshape(-1)
+# [code]: row of the contract (bid, doubled) in :func:`_ns_score_table`
+_SCORE_ROW_OF = np.maximum((_LB_OF - 3) * 3 + _DBL_OF, 0) * 8 * 14
 
 
 class EnvError(BidlabError, ValueError):
@@ -249,30 +269,31 @@ class AuctionEnv:
         self._hist_base = np.arange(n) * (MAX_AUCTION_LENGTH + 1)
         self.length = np.zeros(n, np.int16)
         self.to_act = np.zeros(n, np.int16)
-        # legal calls plus a last column (always true) that lets NO_CALL pass the legality check
+        # legal calls after a first column (always true) that lets NO_CALL pass the legality check
         self._legal_ext = np.zeros((n, NUM_CALLS + 1), bool)
         self._legal_flat = self._legal_ext.reshape(-1)
-        self.legal = self._legal_ext[:, :NUM_CALLS]
+        self.legal = self._legal_ext[:, 1:]
         self.done = np.ones(n, bool)
         self.final_score = np.zeros(n, np.int32)
         """North-South DD score of each finished table (kept until the table is reset)."""
         self._s = np.zeros((n, _S_WIDTH), np.int16)
         self._s_flat = self._s.reshape(-1)
         self._s_base = np.arange(n) * _S_WIDTH + _S_FN
-        self._state = np.zeros(n, np.int16)  # auction state code, see _state_tables
+        self._state = np.zeros(n, np.intp)  # auction state code, see _state_tables
         # every seat's observation, plus one spare element that absorbs masked-out writes
         self._bits_flat = np.zeros(n * 4 * _PACKED_BYTES, np.uint8)
         self._bits4 = self._bits_flat.reshape(n, 4, _PACKED_BYTES)
         self._bits_rows = self._bits4.reshape(n * 4, _PACKED_BYTES)
         self._bits_gather = np.empty((n, _PACKED_BYTES), np.uint8)
         self._all = np.arange(n)
-        self._all4 = (self._all * 4)[:, None]
-        self._bits_base = (self._all4 + _SEATS[None, :]) * _PACKED_BYTES
+        self._bits_base = (self._all * 4 * _PACKED_BYTES)[:, None]
+        # the fresh packed observations of reset tables are assembled here, then copied in
+        self._fresh = np.zeros((n, 4, _PACKED_BYTES), np.uint8)
         self._legal_base = self._all * (NUM_CALLS + 1)
         self._vul_byte = _vulnerability_bytes()
         self._src_hands = _packed_hands(self._src_deals)
         self._dd_flat = None if self._src_dd is None else self._src_dd.reshape(-1)
-        self._score_flat = score_table().reshape(-1)
+        self._ns_score = _ns_score_table()
         self.reset()
 
     # -- construction helpers ----------------------------------------------------------------
@@ -321,20 +342,21 @@ class AuctionEnv:
         self._reset_boards(np.arange(b), **chosen)
 
     def _draw(self, k: int, deal_index=None, dealer=None, vulnerability=None):
-        # one generator call for everything random (each numpy call costs ~10 us)
-        draws = self._rng.integers(0, (len(self._src_deals), 4, 4), size=(k, 3))
+        # one cheap generator call for everything random: a uniform draw over deal x dealer x
+        # vulnerability (rng.integers with array bounds costs tens of microseconds)
+        draw = (self._rng.random(k) * (len(self._src_deals) * 16)).astype(np.int64)
         if deal_index is None:
             if self.config.order == "random":
-                deal_index = draws[:, 0]
+                deal_index = draw >> 4
             else:
                 deal_index = (self._cursor + np.arange(k)) % len(self._src_deals)
                 self._cursor = (self._cursor + k) % len(self._src_deals)
         if dealer is None:
             m = self._dealer_mode
-            dealer = draws[:, 1] if m == "random" else deal_index % 4 if m == "board" else np.full(k, m)
+            dealer = draw >> 2 & 3 if m == "random" else deal_index % 4 if m == "board" else np.full(k, m)
         if vulnerability is None:
             m = self._vul_mode
-            vulnerability = draws[:, 2] if m == "random" else \
+            vulnerability = draw & 3 if m == "random" else \
                 _VUL_CYCLE[deal_index % 16] if m == "board" else np.full(k, m)
         return deal_index, dealer, vulnerability
 
@@ -364,9 +386,11 @@ class AuctionEnv:
         self._state[rows] = _INIT_STATE
         self._legal_ext[rows] = _LEGAL[_INIT_STATE]
         # every seat's observation: vulnerability and own cards
-        self._bits4[rows, :, 1:_PACKED_HAND_BYTE] = 0
-        self._bits4[rows, :, 0] = self._vul_byte[vul]
-        self._bits4[rows, :, _PACKED_HAND_BYTE:] = self._src_hands[deal_index]
+        # (assembled in a scratch block whose bytes 1..52 stay zero, then one row copy)
+        fresh = self._fresh[:len(rows)]
+        fresh[:, :, 0] = self._vul_byte[vul]
+        fresh[:, :, _PACKED_HAND_BYTE:] = self._src_hands[deal_index]
+        self._bits4[rows] = fresh
 
     # -- stepping ----------------------------------------------------------------------------
 
@@ -381,42 +405,49 @@ class AuctionEnv:
         c = np.asarray(calls)
         if c.shape != (n,):
             raise BatchError(f"calls must have shape ({n},) (one per table), got {c.shape}")
-        if not np.issubdtype(c.dtype, np.integer):
+        if c.dtype.kind not in "iu":
             raise BatchError(f"calls must be an integer array, got dtype {c.dtype}")
-        self._validate(c)
-        c1 = c.astype(np.int64) + 1  # row of the call in the lookup tables
-        act = c1 > 0
+        c1 = c.astype(np.intp) + 1  # row of the call in the lookup tables (NO_CALL -> 0)
+        self._validate(c, c1)
         s = self.to_act
         state = self._state
-        key = state.astype(np.int64) * (NUM_CALLS + 1) + c1
+        key = state * (NUM_CALLS + 1)
+        key += c1
 
         self._hist_flat[self._hist_base + self.length] = c
+        act = c1 > 0
         self.length += act
         # every seat's observation: at most one bit per observer (a call that sets none ORs 0)
-        k = (c1 * NUM_CALLS + _LB_OF[state]) * 4 + s
-        self._bits_flat[self._bits_base + _OBS_BYTE[k]] |= _OBS_MASK[k]
+        k = _K_OF_KEY[key]
+        k += s
+        byte = np.take(_OBS_OFF, k, axis=0)
+        byte += self._bits_base
+        self._bits_flat[byte] |= np.take(_OBS_MASK, k, axis=0)
         # first seat of each side to name each strain (the declarer rule); non-bids hit the sink
-        fn_idx = self._s_base + _FN_COL[s & 1, c1]
+        fn_idx = _FN_OF_K[k]
+        fn_idx += self._s_base
         first = self._s_flat[fn_idx]
         self._s_flat[fn_idx] = np.where(first < 0, s, first)
 
         ended = _ENDS[key]
         np.take(_NEXT, key, out=state, mode="clip")
-        self.to_act[:] = (s + act) & 3
+        s += act
+        s &= 3
         np.take(_LEGAL, state, axis=0, out=self._legal_ext, mode="clip")
 
-        result = self._finish(np.flatnonzero(ended))
+        result = self._finish(ended)
         if self.config.auto_reset:
             self._auto_reset(result)
         return result
 
-    def _validate(self, c: np.ndarray) -> None:
-        if c.size and (c.min() < NO_CALL or c.max() >= NUM_CALLS):
-            t = int(np.flatnonzero((c < NO_CALL) | (c >= NUM_CALLS))[0])
+    def _validate(self, c: np.ndarray, c1: np.ndarray) -> None:
+        # one unsigned max catches ids below NO_CALL (they wrap to huge values) and above 37
+        if c1.size and c1.view(np.uintp).max() > NUM_CALLS:
+            t = int(np.flatnonzero((c1 < 0) | (c1 > NUM_CALLS))[0])
             raise IllegalEnvCallError(f"board {t}: call id {int(c[t])} is not a call "
                                       f"(0..{NUM_CALLS - 1}, or {NO_CALL} for none)", board=t, call=int(c[t]))
-        # NO_CALL maps to the always-true last column of the extended legal mask
-        ok = self._legal_flat[self._legal_base + (c % (NUM_CALLS + 1))]
+        # NO_CALL maps to the always-true first column of the extended legal mask
+        ok = self._legal_flat[self._legal_base + c1]
         if ok.all():
             return
         t = int(np.flatnonzero(~ok)[0])
@@ -452,43 +483,41 @@ class AuctionEnv:
                              f"got {h.dtype}{list(h.shape)}")
         return [self.step(h[:, i]) for i in range(h.shape[1])]
 
-    def _finish(self, rows: np.ndarray) -> StepResult:
-        """Mark ``rows`` done and score them: contract, declarer, DD tricks, NS score."""
+    def _finish(self, ended: np.ndarray) -> StepResult:
+        """Mark the ``ended`` tables done and score them: contract, declarer, DD tricks, NS score."""
         n = self.num_tables
-        finished = np.zeros(n, bool)
         level = np.zeros(n, np.int8)
         strain = np.zeros(n, np.int8)
         doubled = np.zeros(n, np.int8)
         declarer = np.full(n, -1, np.int8)
         tricks = np.zeros(n, np.int8)
         score = np.zeros(n, np.int32)
-        if rows.size:
-            finished[rows] = True
-            self.done[rows] = True
-            code = self._state[rows]
-            played = _LB_OF[code] > 0  # passed-out tables keep level 0, declarer -1, score 0
-            r, code = rows[played], code[played]
-            bid = _LB_OF[code] - 3
-            lv, st, dbl = bid // 5 + 1, bid % 5, _DBL_OF[code]
-            # the last bidder's side from the player now to act and whether they are opponents
-            bidder_side = (self.to_act[r].astype(np.int64) & 1) ^ _OPP_OF[code]
-            dec = self._s[r, _S_FN + bidder_side * 5 + st].astype(np.int64)
+        r = np.flatnonzero(ended)
+        if r.size:
+            self.done[r] = True
+            code = self._state[r]
+            lv = _LEVEL_OF[code]
+            if not lv.all():  # passed-out tables keep level 0, declarer -1, score 0
+                played = lv > 0
+                r, code, lv = r[played], code[played], lv[played]
+            st = _STRAIN_OF[code]
+            # declarer: the first of the last bidder's side to name the strain
+            dec = self._s_flat[r * _S_WIDTH + _DECLARER_COL[code * 2 + (self.to_act[r] & 1)]]
             if self._dd_flat is None:  # unscored env: tricks -1, score 0
-                tr = np.full(len(r), -1, np.int64)
-                ns = np.zeros(len(r), np.int64)
+                tr = np.full(len(r), -1, np.int8)
+                ns = 0
             else:
-                tr = self._dd_flat[self.deal_index[r] * 20 + dec * 5 + st].astype(np.int64)
-                vul = _VUL_FLAT[self.vulnerability[r] * 2 + (dec & 1)]
-                pts = self._score_flat[(((lv - 1) * 5 + st) * 3 + dbl) * 28 + vul * 14 + tr]
-                ns = np.where(dec & 1, -pts, pts)
-            level[r], strain[r], doubled[r], declarer[r], tricks[r], score[r] = lv, st, dbl, dec, tr, ns
+                tr = self._dd_flat[self.deal_index[r] * 20 + dec * 5 + st]
+                ns = self._ns_score[_SCORE_ROW_OF[code] + (self.vulnerability[r] * 2 + (dec & 1)) * 14 + tr]
+            level[r], strain[r], doubled[r], declarer[r], tricks[r], score[r] = \
+                lv, st, _DOUBLED_OF[code], dec, tr, ns
             self.final_score[r] = ns
         if not self.config.duplicate:
-            return StepResult(finished, level, strain, doubled, declarer, tricks, score)
+            return StepResult(ended, level, strain, doubled, declarer, tricks, score)
         b = self.config.num_boards
-        pair_finished = self.done[:b] & self.done[b:] & (finished[:b] | finished[b:])
+        pair_finished = self.done[:b] & self.done[b:] & (ended[:b] | ended[b:])
         imps = np.where(pair_finished, imps_array(self.final_score[:b] - self.final_score[b:]), 0).astype(np.int32)
-        return StepResult(finished, level, strain, doubled, declarer, tricks, score,
+        return StepResult(ended, level, strain, doubled, declarer, tricks, score,
                           pair_finished, imps, (imps / 24.0).astype(np.float32))
 
     def _auto_reset(self, result: StepResult) -> None:
@@ -551,6 +580,20 @@ class AuctionEnv:
     def auction(self, t: int) -> Auction:
         """Table ``t``'s auction as a scalar :class:`~bidlab.bridge.Auction`."""
         return Auction(Seat(int(self.dealer[t])), [Call(int(x)) for x in self.history[t, :self.length[t]]])
+
+
+@lru_cache(maxsize=1)
+def _ns_score_table() -> np.ndarray:
+    """``int32[105 contracts * 4 vulnerabilities * 2 declarer sides * 14 tricks]``:
+    North-South's score, contract = bid (0..34) * 3 + doubled, from :func:`score_table`."""
+    t = score_table()  # [level - 1, strain, doubled, declarer vulnerable, tricks]
+    out = np.zeros((35, 3, 4, 2, 14), np.int32)
+    for v in range(4):
+        for side in range(2):
+            sign = -1 if side else 1
+            out[:, :, v, side] = sign * t[:, :, :, int(VULNERABLE[v, side])].reshape(35, 3, 14)
+    out.setflags(write=False)
+    return out.reshape(-1)
 
 
 def _vulnerability_bytes() -> np.ndarray:
