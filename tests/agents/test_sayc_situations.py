@@ -170,6 +170,8 @@ CASES: list[tuple[str, str, str, str, str, str]] = [
     ("responder: decline the invitational re-raise", "K85.9842.Q763.84", "N", "None", "1H P 2H P 3H P", "Pass"),
     ("responder: pass opener's game", "K85.Q942.J763.84", "N", "None", "1H P 2H P 4H P", "Pass"),
     ("responder: after Jacoby, game with no slam", "A85.KJ92.A763.84", "N", "None", "1H P 2NT P 4H P", "Pass"),
+    ("responder bids again after a two-over-one: 3NT", "98.A85.A753.K965", "N", "None", "1S P 2D P 3D P", "3NT"),
+    ("responder must bid over opener's reverse", "KJ84.75.Q63.J842", "N", "None", "1D P 1S P 2H P", "2NT"),
     # ---- slam bidding ----------------------------------------------------------------------------
     ("Blackwood answer: 5H = two aces", "AK874.KQ2.A3.K54", "N", "None", "1S P 2NT P 3S P 4NT P", "5H"),
     ("Blackwood answer: 5D = one ace", "KQ874.KQ2.A3.KQ4", "N", "None", "1S P 2NT P 3S P 4NT P", "5D"),

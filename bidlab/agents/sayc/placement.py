@@ -224,6 +224,50 @@ def compete_by_total_tricks(c: Ctx):
     return cb, f"{n}-card {SUIT_NAMES[s]} fit: competes to the {LV[cb.id]} level (Law of Total Tricks)"
 
 
+def _forcing_situation(c: Ctx) -> str | None:
+    """Why partner's last bid forces me to bid again (SAYC), or None.
+
+    After my two-over-one response I bid again below game; after opener's reverse
+    (a higher suit at the two level, 17+) responder bids again.
+    """
+    o = c.ours
+    if c.contested or c.last_bidder != 2 or len(o) != 3 or o[0] not in ("1C", "1D", "1H", "1S"):
+        return None
+    if LV[c.last_bid.id] >= 4 or NAMES[c.last_bid.id] == "3NT":
+        return None
+    resp, reb = o[1], o[2]
+    opening_suit = "CDHS".index(o[0][1])
+    if c.opener == 2 and resp[0] == "2" and resp[1] in "CDHS" and "CDHS".index(resp[1]) < opening_suit:
+        return "after a two-over-one response"
+    if c.opener == 2 and reb[0] == "2" and reb[1] in "CDHS" and "CDHS".index(reb[1]) > opening_suit \
+            and reb[1] != resp[1:2]:
+        return "opener's reverse is forcing"
+    return None
+
+
+@rule(G)
+def keep_forcing_auction_alive(c: Ctx):
+    """SAYC forcing sequences: find a natural call rather than pass below game."""
+    why = _forcing_situation(c)
+    if why is None:
+        return None
+    f = c.f
+    first = "CDHS".index(c.ours[0][1])
+    if f.balanced and all(f.stoppers[s] or s in c.our_suits for s in range(4)):
+        cb = c.cheapest(NT)
+        if cb is not None and LV[cb.id] <= 3:
+            return cb, f"balanced, {why}: notrump"
+    if f.lengths[first] >= 2:
+        cb = c.cheapest(first)
+        if cb is not None and LV[cb.id] <= 3:
+            return cb, f"preference for partner's first suit, {why}"
+    mine = c.me.bid_suits[0] if c.me.bid_suits else f.longest
+    cb = c.cheapest(mine)
+    if cb is not None and LV[cb.id] <= 3:
+        return cb, f"rebids {SUIT_NAMES[mine]}, {why}"
+    return None
+
+
 @rule(G)
 def settle(c: Ctx):
     if c.last_bidder == 2:
