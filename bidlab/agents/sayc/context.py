@@ -162,12 +162,15 @@ class _Reading:
 
     def extend(self, call: Call, seat: int) -> _Reading:
         r = _Reading.__new__(_Reading)
-        shown = list(self.shown)
-        old = shown[seat]
-        shown[seat] = Shown(old.min_hcp, old.max_hcp, list(old.min_len), old.balanced,
-                            list(old.bid_suits), old.acted)
         per_seat = self.per_seat
-        _read_call(call, seat, shown, per_seat, self.opener, self.opening, self.last_bid, self.last_bidder)
+        old = self.shown[seat]
+        if call.id == 0 and self.opener is not None and (old.acted or per_seat[seat]):
+            shown = self.shown  # a later pass shows nothing new: share the readings
+        else:
+            shown = list(self.shown)
+            shown[seat] = Shown(old.min_hcp, old.max_hcp, list(old.min_len), old.balanced,
+                                list(old.bid_suits), old.acted)
+            _read_call(call, seat, shown, per_seat, self.opener, self.opening, self.last_bid, self.last_bidder)
         r.shown = shown
         ps = list(per_seat)
         ps[seat] = ps[seat] + (call,)
