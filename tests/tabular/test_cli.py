@@ -43,3 +43,24 @@ def test_table1_corrupt_checkpoint(tmp_path):
     res = runner.invoke(app, ["jps", "table1", "--report-only", "--results", str(bad)])
     assert res.exit_code == 2
     assert "not valid JSON" in res.output
+
+
+def test_table2_runs(tmp_path):
+    out = tmp_path / "t2.json"
+    res = runner.invoke(app, ["jps", "table2", "--seeds", "1", "--samples", "0,1", "--results", str(out)])
+    assert res.exit_code == 0, res.output
+    rec = json.loads(out.read_text())["columns"]["mini_hanabi"][0]
+    assert rec["k0"] >= rec["cfr_pure"] - 1e-9 and 0 <= rec["k1"] <= 10
+    assert "10.00" in res.output  # the paper's 1-sample value beside ours
+    res = runner.invoke(app, ["jps", "table2", "--samples", "1,x", "--results", str(out)])
+    assert res.exit_code == 2 and "comma-separated" in res.output
+
+
+def test_speed_measure_agrees_with_brute_force():
+    from bidlab.tabular.speed import SpeedCase, measure
+
+    r = measure(SpeedCase("comm:3", None, 3.0, "Comm L=3"), max_brute=10_000)
+    assert r.brute_sampled == r.proposals == 624  # 8 x (2 + 4 + 8) + 8 x 8 x 8 chains
+    assert r.agree
+    r = measure(SpeedCase("simple_bidding:4", 2, 1.0, "SB4"), max_brute=20)
+    assert r.brute_sampled == 20 < r.proposals  # scaled from a sample when there are more
