@@ -134,6 +134,7 @@ for _code in range(_NUM_STATES):
     _ids = np.flatnonzero(_LEGAL[_code, 1:])
     _LEGAL_LIST[_code, :len(_ids)] = _ids
 _LEGAL_LIST = _LEGAL_LIST.reshape(-1)
+_LEGAL_LIST_START = np.arange(_NUM_STATES) * NUM_CALLS
 # Per-step lookups keyed by ``key = state * 39 + call + 1`` and ``k = _K_OF_KEY[key] + seat``
 # (the row of _OBS_BYTE / _OBS_MASK), so that a step needs few numpy operations.
 _K_OF_KEY = ((np.arange(NUM_CALLS + 1)[None, :] * NUM_CALLS + _LB_OF[:, None]) * 4).reshape(-1)
@@ -260,7 +261,8 @@ class AuctionEnv:
         self.table = (np.arange(n) >= cfg.num_boards).astype(np.int8) if cfg.duplicate \
             else np.zeros(n, np.int8)
         self.deal_index = np.zeros(n, np.int64)
-        self.deals = np.zeros((n, 52), np.uint8)
+        self._deals = np.zeros((n, 52), np.uint8)
+        self._deals_stale = False
         self.dealer = np.zeros(n, np.int8)
         self.vulnerability = np.zeros(n, np.int8)
         # one spare column so that a table that does not call can "write" NO_CALL at its length
@@ -340,6 +342,7 @@ class AuctionEnv:
                     raise BatchError(f"{name}[{bad[0]}] = {a[bad[0]]} is outside 0..{hi}")
                 chosen[name] = a
         self._reset_boards(np.arange(b), **chosen)
+        np.take(_LEGAL, self._state, axis=0, out=self._legal_ext, mode="clip")
 
     def _draw(self, k: int, deal_index=None, dealer=None, vulnerability=None):
         # one cheap generator call for everything random: a uniform draw over deal x dealer x
@@ -373,8 +376,7 @@ class AuctionEnv:
     def _reset_rows(self, rows, deal_index, dealer, vul) -> None:
         rows = np.asarray(rows, dtype=np.int64)
         self.deal_index[rows] = deal_index
-        deals = self._src_deals[deal_index]
-        self.deals[rows] = deals
+        self._deals_stale = True  # self.deals is gathered when next read
         self.dealer[rows] = dealer
         self.vulnerability[rows] = vul
         self.to_act[rows] = dealer
@@ -384,7 +386,6 @@ class AuctionEnv:
         self.final_score[rows] = 0
         self.done[rows] = False
         self._state[rows] = _INIT_STATE
-        self._legal_ext[rows] = _LEGAL[_INIT_STATE]
         # every seat's observation: vulnerability and own cards
         # (assembled in a scratch block whose bytes 1..52 stay zero, then one row copy)
         fresh = self._fresh[:len(rows)]
@@ -433,11 +434,12 @@ class AuctionEnv:
         np.take(_NEXT, key, out=state, mode="clip")
         s += act
         s &= 3
-        np.take(_LEGAL, state, axis=0, out=self._legal_ext, mode="clip")
 
-        result = self._finish(ended)
+        result, finished_rows = self._finish(ended)
         if self.config.auto_reset:
-            self._auto_reset(result)
+            self._auto_reset(result, finished_rows)
+        # after any reset, so that reset tables get their fresh masks here too
+        np.take(_LEGAL, state, axis=0, out=self._legal_ext, mode="clip")
         return result
 
     def _validate(self, c: np.ndarray, c1: np.ndarray) -> None:
@@ -466,9 +468,10 @@ class AuctionEnv:
         The legal set depends only on the auction state code, so each state's legal calls
         are listed once (:data:`_LEGAL_LIST`) and a draw is one index into that list.
         """
-        state = self._state.astype(np.int64)
-        k = (rng.random(self.num_tables) * _LEGAL_COUNT[state]).astype(np.int64)
-        return _LEGAL_LIST[state * NUM_CALLS + k]
+        state = self._state
+        k = (rng.random(self.num_tables) * _LEGAL_COUNT[state]).astype(np.intp)
+        k += _LEGAL_LIST_START[state]
+        return _LEGAL_LIST[k]
 
     def replay(self, history: np.ndarray) -> list[StepResult]:
         """Apply recorded calls column by column: ``history[t, i]`` is table t's next i-th call,
@@ -483,8 +486,9 @@ class AuctionEnv:
                              f"got {h.dtype}{list(h.shape)}")
         return [self.step(h[:, i]) for i in range(h.shape[1])]
 
-    def _finish(self, ended: np.ndarray) -> StepResult:
-        """Mark the ``ended`` tables done and score them: contract, declarer, DD tricks, NS score."""
+    def _finish(self, ended: np.ndarray) -> tuple[StepResult, np.ndarray]:
+        """Mark the ``ended`` tables done and score them: contract, declarer, DD tricks, NS score.
+        Also returns the rows of the ``ended`` tables."""
         n = self.num_tables
         level = np.zeros(n, np.int8)
         strain = np.zeros(n, np.int8)
@@ -492,7 +496,7 @@ class AuctionEnv:
         declarer = np.full(n, -1, np.int8)
         tricks = np.zeros(n, np.int8)
         score = np.zeros(n, np.int32)
-        r = np.flatnonzero(ended)
+        r = rows = np.flatnonzero(ended)
         if r.size:
             self.done[r] = True
             code = self._state[r]
@@ -513,18 +517,18 @@ class AuctionEnv:
                 lv, st, _DOUBLED_OF[code], dec, tr, ns
             self.final_score[r] = ns
         if not self.config.duplicate:
-            return StepResult(ended, level, strain, doubled, declarer, tricks, score)
+            return StepResult(ended, level, strain, doubled, declarer, tricks, score), rows
         b = self.config.num_boards
         pair_finished = self.done[:b] & self.done[b:] & (ended[:b] | ended[b:])
         imps = np.where(pair_finished, imps_array(self.final_score[:b] - self.final_score[b:]), 0).astype(np.int32)
         return StepResult(ended, level, strain, doubled, declarer, tricks, score,
-                          pair_finished, imps, (imps / 24.0).astype(np.float32))
+                          pair_finished, imps, (imps / 24.0).astype(np.float32)), rows
 
-    def _auto_reset(self, result: StepResult) -> None:
+    def _auto_reset(self, result: StepResult, finished_rows: np.ndarray) -> None:
         if self.config.duplicate:
             boards = np.flatnonzero(result.pair_finished)
         else:
-            boards = np.flatnonzero(result.finished)
+            boards = finished_rows
         if boards.size:
             self._reset_boards(boards)
 
@@ -571,6 +575,15 @@ class AuctionEnv:
         return encode_jps267(self.deals, self.dealer, self.vulnerability, self.history[:, :width], out=out)
 
     # -- views -------------------------------------------------------------------------------
+
+    @property
+    def deals(self) -> np.ndarray:
+        """``uint8[N, 52]``: the holder of each card at every table, gathered from the source
+        deals by ``deal_index`` when first read after a reset (stepping does not need it)."""
+        if self._deals_stale:
+            np.take(self._src_deals, self.deal_index, axis=0, out=self._deals)
+            self._deals_stale = False
+        return self._deals
 
     @property
     def team_to_act(self) -> np.ndarray:
