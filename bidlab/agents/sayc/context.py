@@ -218,7 +218,7 @@ class _Reading:
 
 _EMPTY = _Reading()
 _READINGS: dict[tuple[int, bytes], _Reading] = {}
-_READINGS_LIMIT = 300_000
+_READINGS_LIMIT = 20_000  # enough for thousands of boards bid in lockstep; bounded memory
 # The reading asked for last: auctions grow one call per turn, so the next turn's reading
 # is almost always this one extended by one call (tuple comparison of the same Call
 # objects is an identity check, much cheaper than hashing the whole prefix).

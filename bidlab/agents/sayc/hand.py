@@ -115,7 +115,7 @@ class HandFeatures:
 
 _BALANCED = frozenset({(4, 3, 3, 3), (4, 4, 3, 2), (5, 3, 3, 2)})
 _CACHE: dict[int, HandFeatures] = {}
-_CACHE_LIMIT = 200_000
+_CACHE_LIMIT = 50_000
 
 
 # Per 13-bit suit holding, everything features() needs, so a hand costs four lookups.
