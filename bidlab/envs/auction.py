@@ -288,6 +288,7 @@ class AuctionEnv:
         self._bits_rows = self._bits4.reshape(n * 4, _PACKED_BYTES)
         self._bits_gather = np.empty((n, _PACKED_BYTES), np.uint8)
         self._all = np.arange(n)
+        self._all4 = self._all * 4
         self._bits_base = (self._all * 4 * _PACKED_BYTES)[:, None]
         # the fresh packed observations of reset tables are assembled here, then copied in
         self._fresh = np.zeros((n, 4, _PACKED_BYTES), np.uint8)
@@ -296,6 +297,7 @@ class AuctionEnv:
         self._src_hands = _packed_hands(self._src_deals)
         self._dd_flat = None if self._src_dd is None else self._src_dd.reshape(-1)
         self._ns_score = _ns_score_table()
+        self._no_declarer = np.full(n, -1, np.int8)
         self.reset()
 
     # -- construction helpers ----------------------------------------------------------------
@@ -421,9 +423,9 @@ class AuctionEnv:
         # every seat's observation: at most one bit per observer (a call that sets none ORs 0)
         k = _K_OF_KEY[key]
         k += s
-        byte = np.take(_OBS_OFF, k, axis=0)
+        byte = _OBS_OFF.take(k, axis=0)
         byte += self._bits_base
-        self._bits_flat[byte] |= np.take(_OBS_MASK, k, axis=0)
+        self._bits_flat[byte] |= _OBS_MASK.take(k, axis=0)
         # first seat of each side to name each strain (the declarer rule); non-bids hit the sink
         fn_idx = _FN_OF_K[k]
         fn_idx += self._s_base
@@ -431,7 +433,7 @@ class AuctionEnv:
         self._s_flat[fn_idx] = np.where(first < 0, s, first)
 
         ended = _ENDS[key]
-        np.take(_NEXT, key, out=state, mode="clip")
+        _NEXT.take(key, out=state, mode="clip")
         s += act
         s &= 3
 
@@ -439,7 +441,7 @@ class AuctionEnv:
         if self.config.auto_reset:
             self._auto_reset(result, finished_rows)
         # after any reset, so that reset tables get their fresh masks here too
-        np.take(_LEGAL, state, axis=0, out=self._legal_ext, mode="clip")
+        _LEGAL.take(state, axis=0, out=self._legal_ext, mode="clip")
         return result
 
     def _validate(self, c: np.ndarray, c1: np.ndarray) -> None:
@@ -493,10 +495,10 @@ class AuctionEnv:
         level = np.zeros(n, np.int8)
         strain = np.zeros(n, np.int8)
         doubled = np.zeros(n, np.int8)
-        declarer = np.full(n, -1, np.int8)
+        declarer = self._no_declarer.copy()
         tricks = np.zeros(n, np.int8)
         score = np.zeros(n, np.int32)
-        r = rows = np.flatnonzero(ended)
+        r = rows = ended.nonzero()[0]
         if r.size:
             self.done[r] = True
             code = self._state[r]
@@ -526,7 +528,7 @@ class AuctionEnv:
 
     def _auto_reset(self, result: StepResult, finished_rows: np.ndarray) -> None:
         if self.config.duplicate:
-            boards = np.flatnonzero(result.pair_finished)
+            boards = result.pair_finished.nonzero()[0]
         else:
             boards = finished_rows
         if boards.size:
@@ -549,11 +551,10 @@ class AuctionEnv:
             if seat.shape != (n,) or not np.issubdtype(seat.dtype, np.integer) or \
                     (seat.size and (seat.min() < 0 or seat.max() > 3)):
                 raise BatchError(f"seat must be an integer array of {n} seats 0..3")
-        np.take(self._bits_rows, self._all * 4 + seat, axis=0, out=self._bits_gather, mode="clip")
+        self._bits_rows.take(self._all4 + seat, axis=0, out=self._bits_gather, mode="clip")
         # unpack through a byte -> 8 floats table: one pass, written straight into out
         target = out if out.flags.c_contiguous else np.empty(out.shape, np.float32)
-        np.take(_BYTE_TO_FLOATS, self._bits_gather.reshape(-1), axis=0, out=target.reshape(-1, 8),
-                mode="clip")
+        _BYTE_TO_FLOATS.take(self._bits_gather.reshape(-1), axis=0, out=target.reshape(-1, 8), mode="clip")
         if target is not out:
             out[...] = target
         return out
