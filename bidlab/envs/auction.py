@@ -116,9 +116,9 @@ def _state_tables():
 
 
 # columns of AuctionEnv._s (int16): first namer of (side, strain) (10 columns, -1 none), a
-# sink column for masked writes
-_S_FN, _S_SINK, _S_WIDTH = 0, 10, 12
-_S_INIT = np.array([-1] * 10 + [0, 0], np.int16)
+# sink column for masked writes, the declarer if the auction ended now (-1 before any bid)
+_S_FN, _S_SINK, _S_DECLARER, _S_WIDTH = 0, 10, 11, 12
+_S_INIT = np.array([-1] * 10 + [0, -1], np.int16)
 _NO_WRITE = 1 << 40
 (_NEXT, _ENDS, _LEGAL, _OBS_COL, _FN_COL, _LB_OF, _DBL_OF, _OPP_OF) = _state_tables()
 # byte and bit mask of each column written by a call (all such columns are below 428); a call
@@ -148,11 +148,6 @@ del _k
 _LEVEL_OF = np.where(_LB_OF >= 3, (_LB_OF - 3) // 5 + 1, 0).astype(np.int8)
 _STRAIN_OF = np.where(_LB_OF >= 3, (_LB_OF - 3) % 5, 0).astype(np.int8)
 _DOUBLED_OF = _DBL_OF.astype(np.int8)
-# [code * 2 + parity of the player to act]: column of AuctionEnv._s holding the declarer, i.e.
-# the first namer of the contract's strain on the last bidder's side (opp flags that side
-# as the opponents of the player to act)
-_DECLARER_COL = (_S_FN + ((np.arange(2)[None, :] ^ _OPP_OF[:, None]) * 5
-                          + _STRAIN_OF[:, None])).reshape(-1)
 # [code]: row of the contract (bid, doubled) in :func:`_ns_score_table`
 _SCORE_ROW_OF = np.maximum((_LB_OF - 3) * 3 + _DBL_OF, 0) * 8 * 14
 
@@ -281,6 +276,7 @@ class AuctionEnv:
         self._s = np.zeros((n, _S_WIDTH), np.int16)
         self._s_flat = self._s.reshape(-1)
         self._s_base = np.arange(n) * _S_WIDTH + _S_FN
+        self._declarer_now = self._s[:, _S_DECLARER]
         self._state = np.zeros(n, np.intp)  # auction state code, see _state_tables
         # every seat's observation, plus one spare element that absorbs masked-out writes
         self._bits_flat = np.zeros(n * 4 * _PACKED_BYTES, np.uint8)
@@ -430,7 +426,10 @@ class AuctionEnv:
         fn_idx = _FN_OF_K[k]
         fn_idx += self._s_base
         first = self._s_flat[fn_idx]
-        self._s_flat[fn_idx] = np.where(first < 0, s, first)
+        first = np.where(first < 0, s, first)
+        self._s_flat[fn_idx] = first
+        # after a bid, its first namer is the declarer should the auction end now
+        np.copyto(self._declarer_now, first, where=c1 > 3)
 
         ended = _ENDS[key]
         _NEXT.take(key, out=state, mode="clip")
@@ -507,8 +506,7 @@ class AuctionEnv:
                 played = lv > 0
                 r, code, lv = r[played], code[played], lv[played]
             st = _STRAIN_OF[code]
-            # declarer: the first of the last bidder's side to name the strain
-            dec = self._s_flat[r * _S_WIDTH + _DECLARER_COL[code * 2 + (self.to_act[r] & 1)]]
+            dec = self._declarer_now[r]
             if self._dd_flat is None:  # unscored env: tricks -1, score 0
                 tr = np.full(len(r), -1, np.int8)
                 ns = 0
