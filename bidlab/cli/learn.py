@@ -69,6 +69,7 @@ def train_sl_cmd(
     device: str = typer.Option("cpu", help="Torch device: cpu, cuda, cuda:1 ..."),
     checkpoint_every: int = typer.Option(1000, min=1, help="Steps between checkpoints."),
     max_steps: int = typer.Option(None, help="Stop after this many steps (quick runs)."),
+    init: str = typer.Option(None, help="Start from this saved policy (fine-tuning), e.g. sl or runs/sl/model."),
     threads: int = typer.Option(1, min=1, help="Torch CPU threads. 1 is fastest on a busy 2-core machine "
                                 "(measured 4-15x faster than 2 under load); raise it on an idle many-core one."),
 ) -> None:
@@ -80,8 +81,13 @@ def train_sl_cmd(
 
     if threads:
         torch.set_num_threads(threads)
+    init_path = None
+    if init:
+        from bidlab.agents.neural import resolve_model
+
+        init_path = str(resolve_model(init))
     cfg = SLConfig(preset=preset, lr=lr, batch_size=batch_size, epochs=epochs, seed=seed, device=device,
-                   checkpoint_every=checkpoint_every, max_steps=max_steps)
+                   checkpoint_every=checkpoint_every, max_steps=max_steps, init=init_path)
     with progress_bar(console) as bar:
         task = bar.add_task("epoch 1", total=None, info="")
 

@@ -48,6 +48,7 @@ class SLConfig:
     device: str = "cpu"
     checkpoint_every: int = 1000   # steps
     heldout_every: int = 20        # every 20th board is held out
+    init: str | None = None        # start from this saved policy (fine-tuning) instead of random weights
     max_steps: int | None = None   # stop early (tests, quick runs)
     eval_batch: int = 4096
 
@@ -146,6 +147,12 @@ def train_sl(data: str | os.PathLike | list[str], out: str | os.PathLike, cfg: S
              "epoch": 0, "step_in_epoch": 0, "step": 0, "history": [], "best_accuracy": -1.0}
     if (out / "checkpoint.safetensors").exists():
         state = _resume(out, cfg, net, opt, state)
+    elif cfg.init:
+        start, _ = load_model(cfg.init)
+        if start.cfg != net_cfg:
+            raise TrainingError(f"--init model {cfg.init} is a {start.cfg.kind} net of preset {start.cfg.preset!r}, "
+                                f"not the {cfg.preset!r} policy being trained")
+        net.load_state_dict(start.state_dict())
     writer = _tensorboard(out / "tb")
 
     x_buf = np.zeros((cfg.batch_size, net_cfg.input_dim), dtype=np.float32)

@@ -175,3 +175,20 @@ def test_expert_generation_resumes_and_repeats(tmp_path):
     assert full.dealer[:4].tolist() == [0, 1, 2, 3] and full.vulnerability[:4].tolist() == [0, 1, 2, 3]
     with pytest.raises(AuctionSetError, match="use another folder"):
         generate_expert(tmp_path / "cut", 30, teacher="random", shard_size=10, workers=1, seed=3)
+
+
+def test_fine_tuning_starts_from_the_given_model(tmp_path):
+    aset = generate_expert(tmp_path / "ex", 40, teacher="sayc", shard_size=40, workers=1, seed=8)
+    first = train_sl(str(aset.path), tmp_path / "a", SLConfig(preset="tiny", batch_size=16, epochs=1))
+    start, _ = load_model(tmp_path / "a" / "model")
+    # Zero steps of fine-tuning: the run's model is exactly the starting model.
+    tuned = train_sl(str(aset.path), tmp_path / "b",
+                     SLConfig(preset="tiny", batch_size=16, epochs=1, max_steps=0, init=str(tmp_path / "a" / "model")))
+    assert tuned["step"] == 0 and first["step"] > 0
+    from safetensors.torch import load
+
+    saved = load((tmp_path / "b" / "checkpoint.safetensors").read_bytes())
+    for k, v in start.state_dict().items():
+        assert torch.equal(saved[f"net.{k}"], v), k
+    with pytest.raises(TrainingError, match="not the 'cpu' policy"):
+        train_sl(str(aset.path), tmp_path / "c", SLConfig(preset="cpu", init=str(tmp_path / "a" / "model")))
