@@ -65,6 +65,8 @@ class SLConfig:
         d = asdict(self)
         for k in ("device", "checkpoint_every", "max_steps", "eval_batch", "epochs"):
             d.pop(k)
+        if d["init"] is None:
+            d.pop("init")  # runs saved before fine-tuning existed have no such key
         return d
 
 
