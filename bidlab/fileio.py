@@ -31,6 +31,11 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    dfd = os.open(p.parent, os.O_RDONLY)  # make the rename itself durable
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
 
 
 def write_text_atomic(path: str | os.PathLike, text: str) -> None:

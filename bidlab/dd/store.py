@@ -27,7 +27,6 @@ import io
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
@@ -37,6 +36,7 @@ from typing import NamedTuple
 import numpy as np
 
 from bidlab.errors import BidlabError
+from bidlab.fileio import write_bytes_atomic
 
 FORMAT = "bidlab-dd-store"
 VERSION = 1
@@ -127,27 +127,6 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a fsynced temporary file and a rename."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            os.fchmod(f.fileno(), 0o644)  # mkstemp's 0600 would hide shipped data from other users
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    dfd = os.open(path.parent, os.O_RDONLY)  # make the rename itself durable
-    try:
-        os.fsync(dfd)
-    finally:
-        os.close(dfd)
-
-
 class DealStore:
     """A directory of shards of deals with their DD tables (see the module docstring).
 
@@ -215,7 +194,7 @@ class DealStore:
             "generator": dict(generator or {}),
             "shards": [],
         }
-        _atomic_write(p / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())
+        write_bytes_atomic(p / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())
         return cls(p, manifest, ())
 
     @classmethod
@@ -364,10 +343,10 @@ class DealStore:
         current = DealStore.open(self.path)
         if current._shards != self._shards:
             raise StoreError("store changed on disk since it was opened; reopen and retry", path=self.path)
-        _atomic_write(self.path / name, data)
+        write_bytes_atomic(self.path / name, data)
         manifest = dict(self._manifest)
         manifest["shards"] = [s.to_json() for s in self._shards + (info,)]
-        _atomic_write(self.path / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())
+        write_bytes_atomic(self.path / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())
         self._manifest, self._shards = manifest, self._shards + (info,)
         return info
 
@@ -377,7 +356,7 @@ class DealStore:
             raise StoreError("generator settings are fixed once the store has shards", path=self.path)
         manifest = dict(self._manifest)
         manifest["generator"] = dict(generator)
-        _atomic_write(self.path / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())
+        write_bytes_atomic(self.path / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())
         self._manifest = manifest
 
 
