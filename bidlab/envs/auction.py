@@ -256,8 +256,7 @@ class AuctionEnv:
         self.table = (np.arange(n) >= cfg.num_boards).astype(np.int8) if cfg.duplicate \
             else np.zeros(n, np.int8)
         self.deal_index = np.zeros(n, np.int64)
-        self._deals = np.zeros((n, 52), np.uint8)
-        self._deals_stale = False
+        self.deals = np.zeros((n, 52), np.uint8)
         self.dealer = np.zeros(n, np.int8)
         self.vulnerability = np.zeros(n, np.int8)
         # one spare column so that a table that does not call can "write" NO_CALL at its length
@@ -374,7 +373,7 @@ class AuctionEnv:
     def _reset_rows(self, rows, deal_index, dealer, vul) -> None:
         rows = np.asarray(rows, dtype=np.int64)
         self.deal_index[rows] = deal_index
-        self._deals_stale = True  # self.deals is gathered when next read
+        self.deals[rows] = self._src_deals[deal_index]
         self.dealer[rows] = dealer
         self.vulnerability[rows] = vul
         self.to_act[rows] = dealer
@@ -574,15 +573,6 @@ class AuctionEnv:
         return encode_jps267(self.deals, self.dealer, self.vulnerability, self.history[:, :width], out=out)
 
     # -- views -------------------------------------------------------------------------------
-
-    @property
-    def deals(self) -> np.ndarray:
-        """``uint8[N, 52]``: the holder of each card at every table, gathered from the source
-        deals by ``deal_index`` when first read after a reset (stepping does not need it)."""
-        if self._deals_stale:
-            np.take(self._src_deals, self.deal_index, axis=0, out=self._deals)
-            self._deals_stale = False
-        return self._deals
 
     @property
     def team_to_act(self) -> np.ndarray:
