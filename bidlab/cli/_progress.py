@@ -30,6 +30,12 @@ class _PlainProgress:
         self.tasks[k] = {"description": description, "total": total, "completed": 0, **fields}
         return k
 
+    def advance(self, task: int, amount: float = 1) -> None:
+        self.update(task, completed=self.tasks[task]["completed"] + amount)
+
+    def stop(self) -> None:
+        pass
+
     def update(self, task: int, **kw) -> None:
         self.tasks[task].update(kw)
         now = time.time()
@@ -51,7 +57,8 @@ class _PlainProgress:
 
 @contextmanager
 def progress_bar(console: Console, every: float = 30.0):
-    """Yields an object with ``add_task(description, total=..., info=...)`` and ``update``."""
+    """Yields an object with rich's ``add_task(description, total=..., info=...)``,
+    ``update``, ``advance``, ``stop`` and ``console``."""
     if console.is_terminal:
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("{task.fields[info]}"), TimeElapsedColumn(), TimeRemainingColumn(),

@@ -62,23 +62,13 @@ def generate(
     Resumable: stop it (Ctrl-C, kill) and run the same command again; finished shards
     are kept and the interrupted one is recomputed with the same deals.
     """
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
+    from bidlab.cli._progress import progress_bar
     from bidlab.dd.generate import GenerateConfig
     from bidlab.dd.generate import generate as run
 
     cfg = GenerateConfig(deals=deals, seed=seed, shard_size=shard_size, threads=threads)
-    columns = (TextColumn("[bold]solving"), BarColumn(), MofNCompleteColumn(), TextColumn("deals"),
-               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
-    with Progress(*columns, console=err_console) as bar:
-        task = bar.add_task("solve", total=None)
+    with progress_bar(err_console) as bar:
+        task = bar.add_task("solving", total=None, info="deals")
 
         def on_start(have: int, todo: int) -> None:
             bar.update(task, total=todo)

@@ -82,8 +82,8 @@ def _mlp(input_dim: int, hidden: int, layers: int) -> nn.Sequential:
     return nn.Sequential(*mods)
 
 
-class PolicyNet(nn.Module):
-    """480 -> layers x hidden (GELU) -> 38 logits."""
+class _MLPNet(nn.Module):
+    """``layers`` x ``hidden`` GELU body and a linear head of ``output_dim``."""
 
     def __init__(self, cfg: NetConfig):
         super().__init__()
@@ -94,36 +94,26 @@ class PolicyNet(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.body(x))
 
+
+class PolicyNet(_MLPNet):
+    """480 -> layers x hidden (GELU) -> 38 logits."""
+
     @staticmethod
     def mask_logits(logits: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
         """Illegal calls get -inf, so softmax and argmax see only legal ones."""
         return logits.masked_fill(~legal, float("-inf"))
 
 
-class ValueNet(nn.Module):
+class ValueNet(_MLPNet):
     """636 -> layers x hidden (GELU) -> tanh scalar (Qiu's value net with hidden information)."""
 
-    def __init__(self, cfg: NetConfig):
-        super().__init__()
-        self.cfg = cfg
-        self.body = _mlp(cfg.input_dim, cfg.hidden, cfg.layers)
-        self.head = nn.Linear(cfg.hidden, 1)
-
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.tanh(self.head(self.body(x))).squeeze(-1)
+        return torch.tanh(super().forward(x)).squeeze(-1)
 
 
-class BeliefNet(nn.Module):
-    """480 -> layers x hidden (GELU) -> 156 logits; ``probabilities`` applies the sigmoid."""
-
-    def __init__(self, cfg: NetConfig):
-        super().__init__()
-        self.cfg = cfg
-        self.body = _mlp(cfg.input_dim, cfg.hidden, cfg.layers)
-        self.head = nn.Linear(cfg.hidden, cfg.output_dim)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.body(x))  # logits, for a numerically stable BCE loss
+class BeliefNet(_MLPNet):
+    """480 -> layers x hidden (GELU) -> 156 logits (forward, for a stable BCE loss);
+    ``probabilities`` applies the sigmoid."""
 
     def probabilities(self, x: torch.Tensor) -> torch.Tensor:
         return torch.sigmoid(self.forward(x))
