@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import signal
 import time
@@ -24,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 
+from bidlab.fileio import write_json_atomic
 from bidlab.spades.bidders import make_bidder
 from bidlab.spades.errors import TournamentError
 from bidlab.spades.game import play_game
@@ -162,16 +162,6 @@ def summarize(results: list[dict]) -> dict:
     }
 
 
-def _atomic_write_json(path: Path, obj) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    with open(tmp, "w") as f:
-        json.dump(obj, f, indent=1)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
 def load_results(cfg: TournamentConfig, out: Path) -> list[dict]:
     """Results already in ``out`` (for resuming); checks they come from the same setup."""
     if not out.exists():
@@ -204,7 +194,7 @@ def run_tournament(
 
     def save():
         results.sort(key=lambda r: r["index"])
-        _atomic_write_json(
+        write_json_atomic(
             out,
             {"format": FORMAT_VERSION, "config": cfg.identity(), "games_planned": cfg.games,
              "summary": summarize(results), "results": results},
