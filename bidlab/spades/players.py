@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from bidlab.spades.engine import NON_SPADES, SPADES, SUIT_MASKS, PlayView
+from bidlab.spades.engine import NON_SPADES, SPADES, SUIT_MASKS, PlayView, mask_cards
 from bidlab.spades.errors import TournamentError
 
 
@@ -92,8 +92,8 @@ def sure_takes(my_spades: int, unseen_spades: int) -> int:
     our top card wins if it beats all theirs (they discard their lowest); otherwise we
     give up our lowest and they win it as cheaply as possible.
     """
-    mine = mask_ranks(my_spades)  # lowest first
-    theirs = mask_ranks(unseen_spades)
+    mine = mask_cards(my_spades)  # lowest first
+    theirs = mask_cards(unseen_spades)
     takes = 0
     while mine:
         if not theirs:
@@ -111,13 +111,10 @@ def sure_takes(my_spades: int, unseen_spades: int) -> int:
     return takes
 
 
-def mask_ranks(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+def lowest_side_card(legal: int) -> int:
+    """The lowest-ranked legal card, side suits before spades: a lead that avoids tricks."""
+    pool = legal & NON_SPADES or legal
+    return min(mask_cards(pool), key=lambda c: c % 13)
 
 
 def _nil_alive(view: PlayView, seat: int) -> bool:
@@ -133,14 +130,14 @@ def default_exchange(hand: int, n: int, to_niler: bool) -> int:
         for _ in range(n):
             if not pool:
                 pool = hand & ~chosen
-            c = min(mask_ranks(pool), key=lambda x: x % 13)
+            c = min(mask_cards(pool), key=lambda x: x % 13)
             chosen |= 1 << c
             pool &= ~(1 << c)
         return chosen
     rest = hand
     for _ in range(n):
         sp = rest & SPADES
-        c = highest(sp) if sp else max(mask_ranks(rest), key=lambda x: x % 13)
+        c = highest(sp) if sp else max(mask_cards(rest), key=lambda x: x % 13)
         chosen |= 1 << c
         rest &= ~(1 << c)
     return chosen
@@ -154,9 +151,7 @@ def nil_play(view: PlayView) -> int:
     legal = view.legal
     trick = view.trick
     if not trick:
-        # Lead the lowest-ranked card, side suits before spades.
-        pool = legal & NON_SPADES or legal
-        return min(mask_ranks(pool), key=lambda c: c % 13)
+        return lowest_side_card(legal)
     led = trick[0] // 13
     win = view.win_card
     follow = legal & SUIT_MASKS[led]
@@ -172,7 +167,7 @@ def nil_play(view: PlayView) -> int:
     # Void in the led suit: discard the most dangerous side card.
     side = legal & NON_SPADES
     if side:
-        return max(mask_ranks(side), key=lambda c: c % 13)
+        return max(mask_cards(side), key=lambda c: c % 13)
     spades = legal
     if win // 13 == 3:
         under = spades & ~above(win)
@@ -194,7 +189,7 @@ class WeakRulePlayer:
         if not trick:
             side = legal & NON_SPADES
             pool = side or legal
-            return max(mask_ranks(pool), key=lambda c: c % 13)
+            return max(mask_cards(pool), key=lambda c: c % 13)
         led = trick[0] // 13
         win = view.win_card
         partner_winning = view.win_seat == (view.seat ^ 2)
@@ -210,7 +205,7 @@ class WeakRulePlayer:
                 return lowest(ruff)
         side = legal & NON_SPADES
         pool = side or legal
-        return min(mask_ranks(pool), key=lambda c: c % 13)
+        return min(mask_cards(pool), key=lambda c: c % 13)
 
     def exchange(self, hand: int, n: int, to_niler: bool) -> int:
         return default_exchange(hand, n, to_niler)
@@ -283,7 +278,7 @@ class StrongRulePlayer:
         opps = ((me + 1) & 3, (me + 3) & 3)
         if not trick:
             # Cash side-suit bosses the opponents can follow (not known void).
-            for c in sorted(mask_ranks(legal & NON_SPADES), key=lambda x: -(x % 13)):
+            for c in sorted(mask_cards(legal & NON_SPADES), key=lambda x: -(x % 13)):
                 s = c // 13
                 if is_boss(c, hand, played) and not any(view.voids[o] >> s & 1 for o in opps):
                     return cheapest_equivalent(c, hand, played)
@@ -365,8 +360,7 @@ class StrongRulePlayer:
         legal = view.legal
         trick = view.trick
         if not trick:
-            pool = legal & NON_SPADES or legal
-            return min(mask_ranks(pool), key=lambda c: c % 13)
+            return lowest_side_card(legal)
         led = trick[0] // 13
         win = view.win_card
         follow = legal & SUIT_MASKS[led]
@@ -379,7 +373,7 @@ class StrongRulePlayer:
             return highest(follow) if len(trick) == 3 else lowest(follow)
         side = legal & NON_SPADES
         if side:
-            return max(mask_ranks(side), key=lambda c: c % 13)
+            return max(mask_cards(side), key=lambda c: c % 13)
         under = legal & ~beating(legal, win, led)
         return highest(under) if under else lowest(legal)
 
@@ -395,7 +389,7 @@ class StrongRulePlayer:
                 if view.voids[partner] >> s & 1 and side & SUIT_MASKS[s]:
                     return highest(side & SUIT_MASKS[s])
             pool = side or legal
-            return max(mask_ranks(pool), key=lambda c: (c % 13, is_boss(c, hand, played)))
+            return max(mask_cards(pool), key=lambda c: (c % 13, is_boss(c, hand, played)))
         led = trick[0] // 13
         win = view.win_card
         follow = legal & SUIT_MASKS[led]
@@ -422,7 +416,7 @@ class StrongRulePlayer:
         if not trick:
             # Lead low in a suit the nil bidder still holds.
             pool = legal & NON_SPADES or legal
-            cands = [c for c in mask_ranks(pool) if not view.voids[niler] >> (c // 13) & 1] or mask_ranks(
+            cands = [c for c in mask_cards(pool) if not view.voids[niler] >> (c // 13) & 1] or mask_cards(
                 pool
             )
             return min(cands, key=lambda c: c % 13)
@@ -436,7 +430,7 @@ class StrongRulePlayer:
                 return highest(under) if under else lowest(follow)
             side = legal & NON_SPADES
             if side:
-                return max(mask_ranks(side), key=lambda c: c % 13)
+                return max(mask_cards(side), key=lambda c: c % 13)
             under = legal & ~beating(legal, win, led)
             return highest(under) if under else lowest(legal)
         if niler_played:
