@@ -194,14 +194,14 @@ def run_cfr(game: Game, seed: int, config: CFRConfig | None = None) -> CFRResult
     sigma = np.zeros((game.n_infosets, game.max_actions))
     for lv, x in zip(levels, sig, strict=True):
         sigma[lv.infosets, lv.action[None, :]] = x
+    return _result(game, sigma, value_sum / config.iterations)
+
+
+def _result(game: Game, sigma: np.ndarray, raw_value: float) -> CFRResult:
+    """The last iterate, its purification, and their values."""
     pure = purify(sigma)
-    return CFRResult(
-        last_iterate=sigma,
-        purified=pure,
-        raw_value=value_sum / config.iterations,
-        last_value=game_value(game, sigma),
-        purified_value=game_value(game, pure),
-    )
+    return CFRResult(last_iterate=sigma, purified=pure, raw_value=raw_value,
+                     last_value=game_value(game, sigma), purified_value=game_value(game, pure))
 
 
 def run_cfr_reference(game: Game, seed: int, config: CFRConfig | None = None) -> CFRResult:
@@ -227,11 +227,4 @@ def run_cfr_reference(game: Game, seed: int, config: CFRConfig | None = None) ->
             per_infoset = (game.group[i] @ inst.reshape(d, k * a)).reshape(-1, k, a)
             cum_regret[lv.infosets, : lv.width] += per_infoset
         sigma = regret_matching(cum_regret, mask, rng, 0.0)
-    pure = purify(sigma)
-    return CFRResult(
-        last_iterate=sigma,
-        purified=pure,
-        raw_value=value_sum / config.iterations,
-        last_value=game_value(game, sigma),
-        purified_value=game_value(game, pure),
-    )
+    return _result(game, sigma, value_sum / config.iterations)

@@ -106,11 +106,17 @@ def strong_takeout_double(c: Ctx):
         return DOUBLE, f"{f.hcp} HCP, too strong to overcall: double first (SAYC)"
 
 
-@rule(OV)
-def michaels_cue_bid(c: Ctx):
+def _single_one_level_suit(c: Ctx) -> int | None:
+    """Their one suit, when they opened it at the 1 level and we are not balancing:
+    the setting of the two-suited overcalls (Michaels, unusual 2NT)."""
     if _balancing(c) or c.last_bid is None or LV[c.last_bid.id] != 1 or len(c.their_suits) != 1:
         return None
-    t = _their_last_suit(c)
+    return _their_last_suit(c)
+
+
+@rule(OV)
+def michaels_cue_bid(c: Ctx):
+    t = _single_one_level_suit(c)
     if t is None:
         return None
     f = c.f
@@ -124,9 +130,7 @@ def michaels_cue_bid(c: Ctx):
 
 @rule(OV)
 def unusual_2nt(c: Ctx):
-    if _balancing(c) or c.last_bid is None or LV[c.last_bid.id] != 1 or len(c.their_suits) != 1:
-        return None
-    t = _their_last_suit(c)
+    t = _single_one_level_suit(c)
     if t is None:
         return None
     f = c.f
