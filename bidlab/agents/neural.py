@@ -1,23 +1,23 @@
 """Neural bidding agents: a policy net over the 480 auction features, batched over boards.
 
 ``greedy`` plays the most probable legal call; ``sample`` draws from the legal-masked
-softmax with an explicit seed. ``act_batch`` encodes all views into one array and makes
-one forward pass.
+softmax with an explicit seed. :meth:`NeuralAgent.decide` reads the 480 observations of
+all its rows straight from the array state and makes one forward pass.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import torch
 
-from bidlab.agents.base import AgentBase, BiddingView
+from bidlab.agents.base import AgentBase, BiddingView, Decision
 from bidlab.bridge.calls import Call
-from bidlab.bridge.features import OPENSPIEL480, encode_views
+from bidlab.bridge.features import OPENSPIEL480
+from bidlab.envs.state import AuctionState, observe, views_state
 from bidlab.errors import BidlabError
 from bidlab.learn.nets import ModelFileError, load_model
 
@@ -38,39 +38,35 @@ class NeuralAgent(AgentBase):
         self.name = "nn"
         self._gen = torch.Generator(device="cpu").manual_seed(int(seed))
 
-    def probabilities(self, views: Sequence[BiddingView]) -> np.ndarray:
-        """Legal-masked call probabilities ``float32[n, 38]``."""
-        x = encode_views(views, "openspiel480")
-        legal = np.array([v.auction.legal_mask() for v in views], dtype=bool)
+    def probabilities(self, state: AuctionState) -> np.ndarray:
+        """Legal-masked call probabilities ``float32[n, 38]`` of the player to act at every row."""
+        x = torch.from_numpy(observe(state)).to(self.device)
+        legal = torch.from_numpy(state.legal).to(self.device)
         with torch.inference_mode():
-            logits = self.net(torch.from_numpy(x).to(self.device))
-            logits = logits.masked_fill(~torch.from_numpy(legal).to(self.device), float("-inf"))
-            return torch.softmax(logits.float(), dim=-1).cpu().numpy()
+            logits = self.net(x).float().masked_fill(~legal, float("-inf"))
+            return torch.softmax(logits, dim=-1).cpu().numpy()
 
-    def act_batch(self, views: Sequence[BiddingView]) -> list[Call]:
-        if not views:
-            return []
-        p = self.probabilities(views)
+    def decide(self, state: AuctionState, explain: bool = False) -> Decision:
+        if state.n == 0:
+            return Decision(np.zeros(0, np.int64), np.zeros((0, 38), np.float32), [] if explain else None)
+        p = self.probabilities(state)
         if self.mode == "greedy":
             ids = p.argmax(axis=1)
         else:
             ids = torch.multinomial(torch.from_numpy(p), 1, generator=self._gen).squeeze(1).numpy()
-        return [Call(int(i)) for i in ids]
+        reasons = [self._reason(int(c), row) for c, row in zip(ids, p)] if explain else None
+        return Decision(ids.astype(np.int64), p, reasons)
 
-    def act(self, view: BiddingView) -> Call:
-        return self.act_batch([view])[0]
+    def _reason(self, call: int, p: np.ndarray) -> str:
+        order = np.argsort(-p)[:3]
+        parts = ", ".join(f"{Call(int(i))} {p[i]:.0%}" for i in order if p[i] > 0)
+        return f"{Call(call)}: policy network ({self.mode}); top calls {parts}"
 
     def top_calls(self, view: BiddingView, k: int = 5) -> list[tuple[Call, float]]:
         """The ``k`` most probable legal calls with their probabilities."""
-        p = self.probabilities([view])[0]
+        p = self.probabilities(views_state([view]))[0]
         order = np.argsort(-p)[:k]
         return [(Call(int(i)), float(p[i])) for i in order if p[i] > 0]
-
-    def explain(self, view: BiddingView) -> str:
-        top = self.top_calls(view, 3)
-        chosen = self.act(view)
-        parts = ", ".join(f"{c} {p:.0%}" for c, p in top)
-        return f"{chosen}: policy network ({self.mode}); top calls {parts}"
 
 
 def shipped_models_dir() -> Path:

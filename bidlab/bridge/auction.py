@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bidlab.bridge.calls import ALL_CALLS, DOUBLE, PASS, REDOUBLE, Call, Strain
+from bidlab.bridge import rules
+from bidlab.bridge.calls import ALL_CALLS, Call, Strain
 from bidlab.cards import Seat
 from bidlab.errors import AuctionOverError, CallError, IllegalCallError
 
@@ -47,21 +48,20 @@ class Contract:
 class Auction:
     """An immutable auction: the dealer and the calls made so far.
 
-    Derived state (last bid, who made it, doubled state, passes in a row, who
-    first named each strain per side) is kept alongside so that
-    :meth:`legal_calls` and :meth:`with_call` cost O(1) per call.
+    Legality and the end of the auction come from the state-code tables of
+    :mod:`bidlab.bridge.rules` (the one implementation of the rules, shared with the array
+    state in :mod:`bidlab.envs.state`), so :meth:`legal_calls` and :meth:`with_call` cost
+    O(1) per call. Beside the code, the auction keeps the last bidder and the first seat of
+    each side to name each strain (for the declarer).
     """
 
-    __slots__ = ("dealer", "calls", "_last_bid", "_last_bidder", "_doubled", "_passes",
-                 "_first_namer")
+    __slots__ = ("dealer", "calls", "_code", "_last_bidder", "_first_namer")
 
     def __init__(self, dealer: Seat | int = Seat.N, calls: Iterable[Call | str | int] = ()):
         object.__setattr__(self, "dealer", Seat.parse(dealer))
         object.__setattr__(self, "calls", ())
-        object.__setattr__(self, "_last_bid", None)
+        object.__setattr__(self, "_code", rules.INITIAL)
         object.__setattr__(self, "_last_bidder", None)
-        object.__setattr__(self, "_doubled", 0)
-        object.__setattr__(self, "_passes", 0)
         object.__setattr__(self, "_first_namer", {})
         for i, c in enumerate(calls):
             call = c if isinstance(c, Call) else (Call(c) if isinstance(c, int) else _parse_at(c, i))
@@ -75,52 +75,30 @@ class Auction:
         if self.is_over:
             raise AuctionOverError(f"the auction is over; {call} cannot be made", call_index=i)
         seat = self.to_act
+        if not rules.LEGAL[self._code, call.id + 1]:
+            raise IllegalCallError(self._why_illegal(call, seat), call_index=i)
         if call.is_bid:
-            if self._last_bid is not None and call.id <= self._last_bid.id:
-                raise IllegalCallError(
-                    f"{call} by {seat.letter} is not higher than the last bid {self._last_bid}",
-                    call_index=i,
-                )
-            object.__setattr__(self, "_last_bid", call)
             object.__setattr__(self, "_last_bidder", seat)
-            object.__setattr__(self, "_doubled", 0)
-            object.__setattr__(self, "_passes", 0)
             key = (seat.side, call.strain)
             if key not in self._first_namer:
-                namer = dict(self._first_namer)
-                namer[key] = seat
-                object.__setattr__(self, "_first_namer", namer)
-        elif call.is_double:
-            reason = self._double_problem(seat)
-            if reason:
-                raise IllegalCallError(f"X by {seat.letter}: {reason}", call_index=i)
-            object.__setattr__(self, "_doubled", 1)
-            object.__setattr__(self, "_passes", 0)
-        elif call.is_redouble:
-            reason = self._redouble_problem(seat)
-            if reason:
-                raise IllegalCallError(f"XX by {seat.letter}: {reason}", call_index=i)
-            object.__setattr__(self, "_doubled", 2)
-            object.__setattr__(self, "_passes", 0)
-        else:
-            object.__setattr__(self, "_passes", self._passes + 1)
+                object.__setattr__(self, "_first_namer", {**self._first_namer, key: seat})
+        object.__setattr__(self, "_code", int(rules.NEXT[self._code, call.id + 1]))
         object.__setattr__(self, "calls", self.calls + (call,))
 
-    def _double_problem(self, seat: Seat) -> str | None:
-        if self._last_bid is None:
-            return "there is no bid to double"
-        if self._last_bidder.side == seat.side:
-            return f"the last bid {self._last_bid} was made by your side"
-        if self._doubled:
-            return f"{self._last_bid} is already {'doubled' if self._doubled == 1 else 'redoubled'}"
-        return None
-
-    def _redouble_problem(self, seat: Seat) -> str | None:
-        if self._doubled != 1:
-            return "only a doubled bid can be redoubled"
-        if self._last_bidder.side != seat.side:
-            return "only the side that made the doubled bid can redouble"
-        return None
+    def _why_illegal(self, call: Call, seat: Seat) -> str:
+        """The reason, in words, that the tables refused ``call`` (for the error message)."""
+        last, doubled = self.last_bid, self.doubled
+        if call.is_bid:
+            return f"{call} by {seat.letter} is not higher than the last bid {last}"
+        if call.is_double:
+            if last is None:
+                return f"X by {seat.letter}: there is no bid to double"
+            if doubled:
+                return f"X by {seat.letter}: {last} is already {'doubled' if doubled == 1 else 'redoubled'}"
+            return f"X by {seat.letter}: the last bid {last} was made by your side"
+        if doubled != 1:
+            return f"XX by {seat.letter}: only a doubled bid can be redoubled"
+        return f"XX by {seat.letter}: only the side that made the doubled bid can redouble"
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -148,19 +126,23 @@ class Auction:
         return self.dealer.next(len(self.calls))
 
     @property
+    def code(self) -> int:
+        """The auction's state code in :mod:`bidlab.bridge.rules`."""
+        return self._code
+
+    @property
     def is_over(self) -> bool:
         """Four passes at the start, or three passes in a row after a bid."""
-        if self._last_bid is None:
-            return self._passes >= 4
-        return self._passes >= 3
+        return bool(rules.OVER[self._code])
 
     @property
     def is_passed_out(self) -> bool:
-        return self._last_bid is None and self._passes >= 4
+        return self.is_over and self.last_bid is None
 
     @property
     def last_bid(self) -> Call | None:
-        return self._last_bid
+        lb = int(rules.LAST_BID[self._code])
+        return ALL_CALLS[lb] if lb else None
 
     @property
     def last_bidder(self) -> Seat | None:
@@ -169,51 +151,33 @@ class Auction:
     @property
     def doubled(self) -> int:
         """Doubled state of the last bid: 0, 1 (doubled), 2 (redoubled)."""
-        return self._doubled
+        return int(rules.DOUBLED[self._code])
 
     def is_legal(self, call: Call) -> bool:
-        if self.is_over:
-            return False
-        if call.is_pass:
-            return True
-        if call.is_bid:
-            return self._last_bid is None or call.id > self._last_bid.id
-        seat = self.to_act
-        if call.is_double:
-            return self._double_problem(seat) is None
-        return self._redouble_problem(seat) is None
+        return bool(rules.LEGAL[self._code, call.id + 1]) and not self.is_over
 
     def legal_calls(self) -> list[Call]:
         """All calls legal now, in id order (empty once the auction is over)."""
-        if self.is_over:
-            return []
-        out = [PASS]
-        seat = self.to_act
-        if self._double_problem(seat) is None:
-            out.append(DOUBLE)
-        if self._redouble_problem(seat) is None:
-            out.append(REDOUBLE)
-        start = 3 if self._last_bid is None else self._last_bid.id + 1
-        out.extend(ALL_CALLS[start:])
-        return out
+        return [ALL_CALLS[i] for i in rules.LEGAL_LIST[self._code, :rules.LEGAL_COUNT[self._code]]]
 
     def legal_mask(self) -> list[bool]:
-        legal = {c.id for c in self.legal_calls()}
-        return [i in legal for i in range(len(ALL_CALLS))]
+        return rules.LEGAL[self._code, 1:].tolist()
 
     @property
     def contract(self) -> Contract | None:
         """The final contract once the auction is over (None if passed out or not over)."""
-        if not self.is_over or self._last_bid is None:
+        last = self.last_bid
+        if not self.is_over or last is None:
             return None
-        return Contract(self._last_bid.level, self._last_bid.strain, self._doubled, self.declarer)
+        return Contract(last.level, last.strain, self.doubled, self.declarer)
 
     @property
     def declarer(self) -> Seat | None:
         """First player of the declaring side to name the final strain."""
-        if self._last_bid is None:
+        last = self.last_bid
+        if last is None:
             return None
-        return self._first_namer[(self._last_bidder.side, self._last_bid.strain)]
+        return self._first_namer[(self._last_bidder.side, last.strain)]
 
     def seat_of(self, index: int) -> Seat:
         """The seat that made call number ``index`` (0-based)."""

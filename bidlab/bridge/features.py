@@ -1,14 +1,10 @@
 """Observation encoders for the auction, batched and written into preallocated arrays.
 
-Three encodings, each a function ``encode_*(deals, dealer, vulnerability, history, *,
-observer=None, out=None) -> out`` over a batch of ``n`` auction states:
-
-- ``deals``: ``uint8[n, 52]``, the seat holding each card (bidlab card index suit*13 + rank);
-- ``dealer``: ``int[n]`` seats 0..3; ``vulnerability``: ``int[n]`` :class:`Vulnerability` 0..3;
-- ``history``: ``int[n, L]`` call ids (0 Pass, 1 X, 2 XX, 3.. bids), padded with -1 after the
-  last call; the histories must be legal auctions (the environment guarantees this; the scalar
-  :class:`~bidlab.bridge.Auction` checks it for hand-made ones);
-- ``observer``: the seat whose view is encoded, by default the player to act.
+This module is the one definition of each encoding. The 480 block is defined here as
+lookup tables over the state codes of :mod:`bidlab.bridge.rules` (which bit a call sets in
+each observer's view, bit-packed), which the array auction state of :mod:`bidlab.envs.state`
+applies call by call; ``bidlab.envs.state.encode_openspiel480`` encodes from call histories
+by replaying them through the same tables. The 267 block is encoded from histories here.
 
 :data:`OPENSPIEL480` is the auction block of OpenSpiel's ``bridge`` observation tensor
 (``observation_tensor()[4:484]``), the input of Qiu et al.'s policy and belief nets
@@ -45,13 +41,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from bidlab.bridge import rules
+from bidlab.bridge.calls import NUM_BIDS, NUM_CALLS
 from bidlab.errors import BidlabError
 
 OPENSPIEL480 = 480
 VALUE636 = 636
 JPS267 = 267
-NUM_CALLS = 38
-NUM_BIDS = 35
 
 # Offsets inside the 480 block.
 VUL_OFFSET = 0
@@ -99,6 +95,89 @@ def _as_int_array(name: str, a, shape: tuple[int, ...] | None, lo: int, hi: int)
     return arr
 
 
+# ------------------------------------------------------------------------------------------
+# the 480 block, bit-packed, as tables over (call, state code)
+#
+# Every seat's 480 observation is kept bit-packed in 60 bytes. The hand (bits 428..479)
+# fills bytes 54..59 and the low half of byte 53, whose high half belongs to the last bid's
+# redoubled bits; a fresh table gets its hand bytes 53..59 (high half zero) and later calls
+# only OR bits in, at most one bit per observer per call.
+
+PACKED_BYTES = 60
+PACKED_HAND_BYTE = 53
+_NO_WRITE = 1 << 40
+BYTE_TO_FLOATS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).astype(np.float32)
+"""``BYTE_TO_FLOATS[b]``: the 8 bits of byte ``b`` as floats, to unpack observations in one take."""
+
+
+def _obs480_columns() -> np.ndarray:
+    """``int[((call + 1) * 38 + last bid) * 4 + caller, observer]``: the 480 column a call sets
+    in each observer's view (:data:`_NO_WRITE` when it sets none)."""
+    base = np.full((NUM_CALLS + 1, NUM_CALLS), -1, np.int64)
+    lbs = np.arange(NUM_CALLS)
+    base[1] = np.where(lbs == 0, OPENING_PASS_OFFSET, -1)  # a pass before any bid
+    base[2] = np.where(lbs >= 3, BIDS_OFFSET + (lbs - 3) * BID_BLOCK + 4, -1)  # X of the last bid
+    base[3] = np.where(lbs >= 3, BIDS_OFFSET + (lbs - 3) * BID_BLOCK + 8, -1)  # XX of the last bid
+    for c in range(3, NUM_CALLS):
+        base[c + 1] = BIDS_OFFSET + (c - 3) * BID_BLOCK
+    rel = (np.arange(4)[:, None] - np.arange(4)[None, :]) % 4  # [caller, observer]
+    col = np.where(base[:, :, None, None] >= 0, base[:, :, None, None] + rel[None, None], _NO_WRITE)
+    return col.reshape(-1, 4)
+
+
+_OBS_COL = _obs480_columns()
+OBS_KEY_OF = ((np.arange(NUM_CALLS + 1)[None, :] * NUM_CALLS + rules.LAST_BID[:, None]) * 4).reshape(-1)
+"""``OBS_KEY_OF[code * 39 + call + 1] + caller``: the row of :data:`OBS_BYTE` / :data:`OBS_MASK`."""
+OBS_BYTE = np.where(_OBS_COL == _NO_WRITE, 0, _OBS_COL >> 3) + (np.arange(4) * PACKED_BYTES)[None, :]
+"""Byte (within a table's 4 x 60 packed bytes, by observer) that a call sets; a call that
+sets nothing ORs 0 into byte 0 of the observer's block."""
+OBS_MASK = np.where(_OBS_COL == _NO_WRITE, 0, 128 >> (_OBS_COL & 7)).astype(np.uint8)
+"""Bit mask within :data:`OBS_BYTE`."""
+for _t in (OBS_KEY_OF, OBS_BYTE, OBS_MASK, BYTE_TO_FLOATS):
+    _t.setflags(write=False)
+
+
+def vulnerability_bytes() -> np.ndarray:
+    """``uint8[4 vul, 4 seat]``: the first packed byte of each seat's observation (the four
+    vulnerability values, then four zero opening-pass bits)."""
+    out = np.zeros((4, 4), np.uint8)
+    for v in range(4):
+        for seat in range(4):
+            we, they = VULNERABLE[v, seat % 2], VULNERABLE[v, 1 - seat % 2]
+            out[v, seat] = np.packbits([not we, we, not they, they, 0, 0, 0, 0])[0]
+    return out
+
+
+def packed_hands(deals: np.ndarray) -> np.ndarray:
+    """``uint8[n, 4, 7]``: bytes 53..59 of each seat's packed observation holding only its
+    hand (4 zero bits, then the 52 cards in OpenSpiel's order)."""
+    hands = np.zeros((len(deals), 4, 56), bool)
+    for seat in range(4):
+        hands[:, seat, 4 + OPENSPIEL_CARD] = deals == seat
+    return np.packbits(hands, axis=2)
+
+
+def unpack_observations(packed: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Unpack ``uint8[n, 60]`` packed observations into ``float32[n, 480]`` ``out``."""
+    target = out if out.flags.c_contiguous else np.empty(out.shape, np.float32)
+    BYTE_TO_FLOATS.take(packed.reshape(-1), axis=0, out=target.reshape(-1, 8), mode="clip")
+    if target is not out:
+        out[...] = target
+    return out
+
+
+def write_hidden_hands(out: np.ndarray, deals: np.ndarray, observer: np.ndarray) -> None:
+    """Write LHO's, partner's, RHO's hands (52 each, OpenSpiel card order) into ``out[n, 156]``."""
+    for k in range(3):
+        holder = (observer + k + 1) % 4
+        block = out[:, 52 * k:52 * (k + 1)]
+        block[:, OPENSPIEL_CARD] = deals == holder[:, None]
+
+
+# ------------------------------------------------------------------------------------------
+# the 267 block, from call histories
+
+
 def _check_batch(deals, dealer, vulnerability, history, observer):
     deals = np.asarray(deals)
     if deals.ndim != 2 or deals.shape[1] != 52:
@@ -136,29 +215,13 @@ def _out(out, n: int, width: int, name: str) -> np.ndarray:
     return out
 
 
-# ------------------------------------------------------------------------------------------
-# encoders
-
-
-def encode_openspiel480(deals, dealer, vulnerability, history, *, observer=None, out=None) -> np.ndarray:
-    """OpenSpiel's 480-value auction observation (Qiu et al. Appendix B) for a batch."""
-    deals, dealer, vul, history, observer, _ = _check_batch(deals, dealer, vulnerability, history, observer)
-    out = _out(out, deals.shape[0], OPENSPIEL480, "openspiel480")
-    _write_480(out, deals, dealer, vul, history, observer)
-    return out
-
-
-def encode_value636(deals, dealer, vulnerability, history, *, observer=None, out=None) -> np.ndarray:
-    """480 observation plus LHO's, partner's and RHO's cards (Qiu et al. Table VI, value net)."""
-    deals, dealer, vul, history, observer, _ = _check_batch(deals, dealer, vulnerability, history, observer)
-    out = _out(out, deals.shape[0], VALUE636, "value636")
-    _write_480(out, deals, dealer, vul, history, observer)
-    write_hidden_hands(out[:, OPENSPIEL480:], deals, observer)
-    return out
-
-
 def encode_jps267(deals, dealer, vulnerability, history, *, observer=None, out=None) -> np.ndarray:
-    """Tian et al.'s 267-bit input (appendix D) for a batch."""
+    """Tian et al.'s 267-bit input (appendix D) for a batch of auctions.
+
+    ``deals`` ``uint8[n, 52]`` (holder of each card), ``dealer`` and ``vulnerability``
+    ``int[n]``, ``history`` ``int[n, L]`` call ids padded with -1, ``observer`` the seat whose
+    view is encoded (default: the player to act).
+    """
     deals, dealer, vul, history, observer, length = _check_batch(
         deals, dealer, vulnerability, history, observer)
     n = deals.shape[0]
@@ -171,98 +234,15 @@ def encode_jps267(deals, dealer, vulnerability, history, *, observer=None, out=N
     segment = np.array([0, 2, 1, 3])[rel]
     bid = calls >= 3
     out[rows[bid], JPS_BIDS + segment[bid] * NUM_BIDS + calls[bid] - 3] = 1
-    running = _running_last_bid(history)
+    running = np.maximum.accumulate(np.where(history >= 3, history, 0), axis=1)
     doubled = (calls == 1) | (calls == 2)
     out[rows[doubled], JPS_DOUBLED + running[rows[doubled], pos[doubled]] - 3] = 1
     out[:, JPS_VUL:JPS_VUL + 2] = VULNERABLE[vul]
-    legal_masks(dealer, history, length, out=out[:, JPS_LEGAL:JPS_LEGAL + NUM_CALLS])
+    try:
+        out[:, JPS_LEGAL:JPS_LEGAL + NUM_CALLS] = rules.legal_masks(history)
+    except ValueError as e:
+        raise FeatureError(str(e)) from None
     return out
-
-
-def write_hidden_hands(out: np.ndarray, deals: np.ndarray, observer: np.ndarray) -> None:
-    """Write LHO's, partner's, RHO's hands (52 each, OpenSpiel card order) into ``out[n, 156]``."""
-    for k in range(3):
-        holder = (observer + k + 1) % 4
-        block = out[:, 52 * k:52 * (k + 1)]
-        block[:, OPENSPIEL_CARD] = deals == holder[:, None]
-
-
-def _running_last_bid(history: np.ndarray) -> np.ndarray:
-    """For each position, the highest bid id made up to and including it (0 if none yet)."""
-    return np.maximum.accumulate(np.where(history >= 3, history, 0), axis=1)
-
-
-def _write_480(out, deals, dealer, vul, history, observer) -> None:
-    side = observer % 2
-    we = VULNERABLE[vul, side]
-    they = VULNERABLE[vul, 1 - side]
-    out[:, 0] = ~we
-    out[:, 1] = we
-    out[:, 2] = ~they
-    out[:, 3] = they
-    rows, pos = np.nonzero(history >= 0)
-    calls = history[rows, pos]
-    rel = (dealer[rows] + pos - observer[rows]) % 4
-    running = _running_last_bid(history)[rows, pos]
-    col = np.full(calls.shape, -1, dtype=np.int64)
-    opening = (calls == 0) & (running == 0)
-    col[opening] = OPENING_PASS_OFFSET + rel[opening]
-    bid = calls >= 3
-    col[bid] = BIDS_OFFSET + (calls[bid] - 3) * BID_BLOCK + rel[bid]
-    dbl = calls == 1
-    col[dbl] = BIDS_OFFSET + (running[dbl] - 3) * BID_BLOCK + 4 + rel[dbl]
-    rdbl = calls == 2
-    col[rdbl] = BIDS_OFFSET + (running[rdbl] - 3) * BID_BLOCK + 8 + rel[rdbl]
-    keep = col >= 0
-    out[rows[keep], col[keep]] = 1
-    hand = out[:, HAND_OFFSET:HAND_OFFSET + 52]
-    hand[:, OPENSPIEL_CARD] = deals == observer[:, None]
-
-
-def legal_masks(dealer, history, length=None, *, out=None) -> np.ndarray:
-    """``bool``-valued legal-call masks ``[n, 38]`` of the player to act (all zero once over)."""
-    dealer = np.asarray(dealer, dtype=np.int64)
-    history = np.asarray(history, dtype=np.int64)
-    n = history.shape[0]
-    if length is None:
-        length = (history >= 0).sum(axis=1)
-    if out is None:
-        out = np.zeros((n, NUM_CALLS), dtype=bool)
-    state = auction_state(dealer, history, length)
-    last_bid, last_bidder, doubled, over = state["last_bid"], state["last_bidder"], state["doubled"], state["over"]
-    to_act = (dealer + length) % 4
-    same_side = (last_bidder % 2) == (to_act % 2)
-    out[:, 0] = ~over
-    out[:, 1] = ~over & (last_bid > 0) & ~same_side & (doubled == 0)
-    out[:, 2] = ~over & (doubled == 1) & same_side
-    out[:, 3:] = (np.arange(3, NUM_CALLS)[None, :] > last_bid[:, None]) & ~over[:, None]
-    return out
-
-
-def auction_state(dealer, history, length=None) -> dict[str, np.ndarray]:
-    """Vectorized summary of auctions: last bid id (0 none), its bidder, doubled state, end flag."""
-    dealer = np.asarray(dealer, dtype=np.int64)
-    history = np.asarray(history, dtype=np.int64)
-    n, L = history.shape
-    if length is None:
-        length = (history >= 0).sum(axis=1)
-    bids = np.where(history >= 3, history, 0)
-    last_bid = bids.max(axis=1, initial=0)
-    at = bids.argmax(axis=1) if L else np.zeros(n, dtype=np.int64)
-    has_bid = last_bid > 0
-    last_bidder = np.where(has_bid, (dealer + at) % 4, -1)
-    pos = np.arange(L)[None, :]
-    after = (pos > at[:, None]) & has_bid[:, None]
-    redoubled = ((history == 2) & after).any(axis=1)
-    doubled_ = ((history == 1) & after).any(axis=1)
-    doubled = np.where(redoubled, 2, np.where(doubled_, 1, 0))
-    # trailing passes
-    nonpass = (history != 0) & (history >= 0)
-    last_nonpass = np.where(nonpass.any(axis=1), L - 1 - nonpass[:, ::-1].argmax(axis=1), -1)
-    passes = length - 1 - last_nonpass
-    over = np.where(has_bid, passes >= 3, passes >= 4)
-    return {"last_bid": last_bid, "last_bidder": last_bidder, "doubled": doubled, "over": over,
-            "passes": passes}
 
 
 def openspiel_deal_actions(holders) -> list[int]:
@@ -276,32 +256,3 @@ def openspiel_deal_actions(holders) -> list[int]:
         raise FeatureError(f"holders must be 52 seats with 13 cards each, got shape {h.shape}")
     hands = [OPENSPIEL_CARD[np.flatnonzero(h == s)] for s in range(4)]
     return [int(hands[k % 4][k // 4]) for k in range(52)]
-
-
-def encode_views(views, kind: str = "openspiel480", out=None) -> np.ndarray:
-    """Encode agents' :class:`~bidlab.agents.base.BiddingView` objects (one row each).
-
-    A view holds only its own hand, so only the encodings without hidden cards are possible:
-    ``"openspiel480"`` and ``"jps267"``.
-    """
-    encoders = {"openspiel480": encode_openspiel480, "jps267": encode_jps267}
-    if kind not in encoders:
-        raise FeatureError(f"kind must be one of {sorted(encoders)} for views, got {kind!r}")
-    n = len(views)
-    holders = np.empty((n, 52), np.uint8)
-    dealer = np.empty(n, np.int64)
-    vul = np.empty(n, np.int64)
-    observer = np.empty(n, np.int64)
-    length = max((len(v.auction) for v in views), default=0)
-    history = np.full((n, max(length, 1)), -1, np.int64)
-    for i, v in enumerate(views):
-        own = np.array([c.index for c in v.hand], dtype=np.int64)
-        # the other 39 cards go to the other seats in any order: these encodings ignore them
-        others = np.setdiff1d(np.arange(52), own)
-        holders[i, own] = int(v.seat)
-        holders[i, others] = (int(v.seat) + 1 + np.arange(39) // 13) % 4
-        dealer[i] = int(v.auction.dealer)
-        vul[i] = int(v.vulnerability)
-        observer[i] = int(v.seat)
-        history[i, :len(v.auction)] = [c.id for c in v.auction.calls]
-    return encoders[kind](holders, dealer, vul, history, observer=observer, out=out)

@@ -33,10 +33,12 @@ from bidlab.agents.registry import make_agent
 from bidlab.bridge.auction import Auction
 from bidlab.bridge.board import Board, board_dealer, board_vulnerability
 from bidlab.bridge.records import BoardRecord, Tag
-from bidlab.bridge.scoring import imps, score_contract
+from bidlab.bridge.scoring import imps
 from bidlab.cards import Deal
+from bidlab.dd import par
+from bidlab.envs.rollout import Scores, duplicate
+from bidlab.envs.state import AuctionState
 from bidlab.errors import BidlabError
-from bidlab.eval.bidding import Table, bid_tables
 from bidlab.fileio import write_json_atomic, write_text_atomic
 from bidlab.parallel import run_tasks
 
@@ -103,23 +105,20 @@ def _agent_seed(seed: int, chunk: int, which: int) -> int:
 
 def play_boards(cfg: MatchConfig, chunk: int, numbers: np.ndarray, deals: np.ndarray, dd: np.ndarray,
                 ids: np.ndarray) -> list[dict]:
-    """Bid and score one chunk of boards at both tables; returns one record per board."""
-    from bidlab.dd import par
-
+    """Bid and score one chunk of boards at both tables (one :func:`duplicate` rollout);
+    returns one record per board."""
     a = make_agent(cfg.agent_a, _agent_seed(cfg.seed, chunk, 0))
     b = make_agent(cfg.agent_b, _agent_seed(cfg.seed, chunk, 1))
-    boards = [Board(Deal.from_array(d), int(n), board_dealer(int(n)), board_vulnerability(int(n)))
-              for n, d in zip(numbers, deals)]
-    tables = [Table(bd, (a, b, a, b)) for bd in boards] + [Table(bd, (b, a, b, a)) for bd in boards]
-    auctions = bid_tables(tables)
-    n = len(boards)
+    numbers = np.asarray(numbers, dtype=np.int64)
+    dealers = (numbers - 1) % 4
+    vuls = np.array([int(board_vulnerability(int(x))) for x in numbers], np.int64)
+    result = duplicate(deals, dealers, vuls, a, b, dd=dd)
     records = []
-    for i, bd in enumerate(boards):
-        table = dd[i]
-        rooms = []
-        for room, auction in (("open", auctions[i]), ("closed", auctions[n + i])):
-            rooms.append(_score_room(room, auction, table, bd))
-        p = par(table, bd.vulnerability, bd.dealer).score
+    for i, number in enumerate(numbers):
+        bd = Board(Deal.from_array(deals[i]), int(number), board_dealer(int(number)), board_vulnerability(int(number)))
+        rooms = [_room_record("open", result.open, result.open_scores, i),
+                 _room_record("closed", result.closed, result.closed_scores, i)]
+        p = par(dd[i], bd.vulnerability, bd.dealer).score
         ns_open, ns_closed = rooms[0]["ns_score"], rooms[1]["ns_score"]
         records.append({
             "board": int(bd.number),
@@ -127,27 +126,27 @@ def play_boards(cfg: MatchConfig, chunk: int, numbers: np.ndarray, deals: np.nda
             "deal": bd.deal.to_pbn(),
             "dealer": bd.dealer.letter,
             "vulnerability": bd.vulnerability.pbn,
-            "dd": table.astype(int).tolist(),
+            "dd": dd[i].astype(int).tolist(),
             "par_ns": int(p),
             "open": rooms[0],
             "closed": rooms[1],
-            "imps_a": imps(ns_open - ns_closed),
+            "imps_a": int(result.imps[i]),
             # A is NS in the open room and EW in the closed room.
             "a_vs_par": [imps(ns_open - p), imps(p - ns_closed)],
         })
     return records
 
 
-def _score_room(room: str, auction: Auction, table: np.ndarray, board: Board) -> dict:
+def _room_record(room: str, end: AuctionState, scores: Scores, i: int) -> dict:
+    auction = end.auction(i)
     c = auction.contract
-    tricks = None if c is None else int(table[c.declarer, c.strain])
     return {
         "room": room,
         "auction": auction.to_str(),
         "contract": None if c is None else c.to_str(),
         "declarer": None if c is None else c.declarer.letter,
-        "tricks": tricks,
-        "ns_score": score_contract(c, tricks or 0, board.vulnerability),
+        "tricks": None if c is None else int(scores.tricks[i]),
+        "ns_score": int(scores.ns_score[i]),
     }
 
 

@@ -28,10 +28,14 @@ from pathlib import Path
 
 import numpy as np
 
+from bidlab.agents.registry import make_agent
+from bidlab.bridge import rules
 from bidlab.bridge.auction import Auction
-from bidlab.bridge.board import Board, board_dealer, board_vulnerability
+from bidlab.bridge.board import Board, board_vulnerability
 from bidlab.bridge.calls import NUM_CALLS, Call
 from bidlab.cards import Deal, random_deals
+from bidlab.envs.rollout import rollout
+from bidlab.envs.state import AuctionState, encode_openspiel480, init
 from bidlab.errors import BidlabError, FileFormatError
 from bidlab.fileio import write_bytes_atomic, write_json_atomic
 from bidlab.parallel import run_tasks
@@ -166,15 +170,19 @@ class AuctionSet:
 
 def _bid_shard(args) -> tuple[int, AuctionArrays]:
     teacher, seed, index, size, first_board = args
-    from bidlab.agents.registry import make_agent
-    from bidlab.eval.bidding import Table, bid_tables
-
     agent = make_agent(teacher, seed)
     holders = random_deals(size, seed=int(np.random.SeedSequence([seed, index]).generate_state(1)[0]))
-    boards = [Board(Deal.from_array(h), first_board + i, board_dealer(first_board + i),
-                    board_vulnerability(first_board + i)) for i, h in enumerate(holders)]
-    auctions = bid_tables([Table(b, (agent, agent, agent, agent)) for b in boards])
-    return index, from_boards(zip(boards, auctions))
+    numbers = first_board + np.arange(size)
+    vul = np.array([int(board_vulnerability(int(k))) for k in numbers], np.int64)
+    end = rollout(init(holders, (numbers - 1) % 4, vul), [agent] * 4, inplace=True)
+    return index, from_state(end)
+
+
+def from_state(end: AuctionState) -> AuctionArrays:
+    """The auctions of an array state (as bid by :func:`~bidlab.envs.rollout.rollout`)."""
+    width = max(int(end.length.max(initial=0)), 1)
+    return AuctionArrays(end.deals.copy(), end.dealer.astype(np.uint8), end.vulnerability.astype(np.uint8),
+                         end.history[:, :width].copy(), end.length.astype(np.int16))
 
 
 def generate_expert(out: str | os.PathLike, boards: int, *, teacher: str = "sayc", seed: int = 0,
@@ -285,8 +293,6 @@ def node_call_pairs(arrays: AuctionArrays) -> tuple[np.ndarray, np.ndarray]:
 def batch_features(arrays: AuctionArrays, board: np.ndarray, step: np.ndarray,
                    out: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """480 features, legal masks and the expert's call for a batch of (board, step) pairs."""
-    from bidlab.bridge.features import encode_openspiel480, legal_masks
-
     hist = arrays.history[board].astype(np.int64)
     width = hist.shape[1]
     hist = np.where(np.arange(width)[None, :] < step[:, None], hist, -1)
@@ -294,7 +300,7 @@ def batch_features(arrays: AuctionArrays, board: np.ndarray, step: np.ndarray,
     dealer = arrays.dealer[board].astype(np.int64)
     x = encode_openspiel480(arrays.deals[board], dealer, arrays.vulnerability[board].astype(np.int64),
                             hist, out=out)
-    legal = legal_masks(dealer, hist)
+    legal = rules.legal_masks(hist)
     return x, legal, labels
 
 

@@ -29,8 +29,9 @@ from bidlab.bridge.board import Board, Vulnerability, board_dealer, board_vulner
 from bidlab.bridge.calls import Call
 from bidlab.bridge.scoring import imps, score_contract
 from bidlab.cards import Deal, Seat
+from bidlab.envs.rollout import HUMAN, rollout
+from bidlab.envs.state import from_prefix
 from bidlab.errors import BidlabError, IllegalCallError
-from bidlab.eval.bidding import Table, bid_tables
 from bidlab.web.agents import AgentCatalog, AgentPool
 
 YOU = "you"
@@ -158,7 +159,7 @@ class Session:
             spec: pool.for_board(self._resolved[spec], _agent_seed(self.seed, i))
             for i, spec in enumerate(sorted(self._resolved))}
         try:
-            other = bid_tables([Table(self.board, tuple(self._agents[s] for s in self.other_seats))])[0]
+            other = self._bid(Auction(self.board.dealer), self.other_seats)
         except Exception as e:
             raise BotError(f"a bot failed at the other table on board {self.board.number}: "
                            f"{type(e).__name__}: {e}") from e
@@ -204,19 +205,24 @@ class Session:
         seat = auction.to_act
         return BiddingView(seat, self.board.deal[seat], auction, self.board.vulnerability)
 
+    def _bid(self, auction: Auction, seats: tuple[str, ...]) -> Auction:
+        """``auction`` continued through :func:`rollout` by the bots in ``seats`` until a
+        person (``"you"``) is to act or the auction is over."""
+        specs = sorted({s for s in seats if s != YOU})
+        seat_policy = [HUMAN if s == YOU else specs.index(s) for s in seats]
+        start = from_prefix(self.board.deal.to_array()[None], int(self.board.dealer),
+                            int(self.board.vulnerability), np.array([[c.id for c in auction.calls] or [-1]]))
+        end = rollout(start, [self._agents[s] for s in specs], seat_policy, inplace=True)
+        return end.auction(0)
+
     def _advance(self) -> None:
         """Let bots call until a person is to act or the auction is over."""
-        while not self.auction.is_over and not self.waiting_for_you:
-            spec = self.seats[self.auction.to_act]
+        if not self.auction.is_over and not self.waiting_for_you:
             try:
-                call = self._agents[spec].act(self._view(self.auction))
+                self.auction = self._bid(self.auction, self.seats)
             except Exception as e:
-                raise BotError(f"bot {spec} failed to call after '{self.auction.to_str() or '(start)'}' "
+                raise BotError(f"a bot failed to call after '{self.auction.to_str() or '(start)'}' "
                                f"on board {self.board.number}: {type(e).__name__}: {e}") from e
-            if not isinstance(call, Call) or not self.auction.is_legal(call):
-                raise BotError(f"bot {spec} made the illegal call {call} after "
-                               f"'{self.auction.to_str() or '(start)'}'")
-            self.auction = self.auction.with_call(call)
         if self.auction.is_over and self.result is None:
             self.result = self._score()
             self._agents = {}  # a finished board bids no more; "Why?" asks the shared agents

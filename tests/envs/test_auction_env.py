@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bidlab.bridge import Auction, Call, Vulnerability, imps, score_contract
-from bidlab.bridge.features import encode_jps267, encode_openspiel480, encode_value636
+from bidlab.bridge.features import encode_jps267
 from bidlab.cards import Seat, random_deals
 from bidlab.envs import (
     NO_CALL,
@@ -19,6 +19,7 @@ from bidlab.envs import (
     FinishedBoardError,
     IllegalEnvCallError,
 )
+from bidlab.envs.state import encode_openspiel480, encode_value636
 
 
 def source(n: int, seed: int):

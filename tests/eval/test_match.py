@@ -6,7 +6,7 @@ import zlib
 import numpy as np
 import pytest
 
-from bidlab.agents.base import AgentBase
+from bidlab.agents.base import ViewPolicy
 from bidlab.agents.registry import AgentSpecError, make_agent, register
 from bidlab.bridge import PASS, Call, imps
 from bidlab.cards import Deal
@@ -14,7 +14,7 @@ from bidlab.dd import DealStore, par
 from bidlab.eval.match import Match, MatchConfig, MatchError, load_results
 
 
-class OpenFourSpades(AgentBase):
+class OpenFourSpades(ViewPolicy):
     """Opens 4S when nobody has bid yet, otherwise passes."""
 
     name = "open4s"
@@ -23,14 +23,14 @@ class OpenFourSpades(AgentBase):
         return Call.parse("4S") if view.auction.last_bid is None else PASS
 
 
-class AlwaysPass(AgentBase):
+class AlwaysPass(ViewPolicy):
     name = "pass"
 
     def act(self, view):
         return PASS
 
 
-class HashAgent(AgentBase):
+class HashAgent(ViewPolicy):
     """Deterministic but varied: a legal call chosen by a hash of the view (pass-heavy)."""
 
     name = "hash"

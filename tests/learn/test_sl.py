@@ -18,7 +18,6 @@ from bidlab.bridge.board import Board
 from bidlab.bridge.records import BoardRecord
 from bidlab.cards import Deal
 from bidlab.errors import FileFormatError
-from bidlab.eval.bidding import Table, bid_tables
 from bidlab.learn.data import (
     AuctionSet,
     AuctionSetError,
@@ -30,6 +29,7 @@ from bidlab.learn.data import (
 )
 from bidlab.learn.nets import load_model
 from bidlab.learn.sl import SLConfig, TrainingError, train_sl
+from tests.scalar_bidding import bid_scalar
 
 
 def _openspiel_games(n, seed):
@@ -75,7 +75,7 @@ def test_import_openspiel_file_and_train(tmp_path):
 def test_import_pbn_written_here_and_train(tmp_path):
     sayc = make_agent("sayc")
     boards = [Board.numbered(i + 1, Deal.random(100 + i)) for i in range(24)]
-    auctions = bid_tables([Table(b, (sayc,) * 4) for b in boards])
+    auctions = [bid_scalar(b, (sayc,) * 4) for b in boards]
     pbn.dump([BoardRecord(b, a, a.contract, a.is_passed_out) for b, a in zip(boards, auctions)],
              tmp_path / "sayc.pbn")
     aset = import_pbn(tmp_path / "sayc.pbn", tmp_path / "pbnset")

@@ -14,7 +14,7 @@ from bidlab.bridge.calls import Call, Strain
 from bidlab.bridge.scoring import imps, score_contract
 from bidlab.cards import Deal, Seat
 from bidlab.dd import dd_table, par
-from bidlab.eval.bidding import Table, bid_tables
+from tests.scalar_bidding import bid_scalar
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*httpx2.*")
 
@@ -106,8 +106,8 @@ def test_full_board_against_sayc_matches_rules_dd_and_other_table(client):
     p = par(table, board.vulnerability, board.dealer)
     assert r["par_score_ns"] == p.score and r["par_contracts"] == [str(x) for x in p.contracts]
 
-    # The other table: four SAYC bots (the partner's bot stands in for the person), as bid_tables does it.
-    other = bid_tables([Table(board, (SaycAgent(),) * 4)])[0]
+    # The other table: four SAYC bots (the partner's bot stands in for the person).
+    other = bid_scalar(board, (SaycAgent(),) * 4)
     assert [x["call"] for x in r["other"]["calls"]] == [x.to_str() for x in other.calls]
     oc = other.contract
     other_score = score_contract(oc, int(table[oc.declarer, oc.strain]) if oc else 0, board.vulnerability)
@@ -221,7 +221,7 @@ def test_a_failing_bot_is_a_500_with_a_message_not_a_crash(client, monkeypatch):
     def broken(self, view):
         raise RuntimeError("rule table missing")
 
-    monkeypatch.setattr(SaycAgent, "act", broken)
+    monkeypatch.setattr(SaycAgent, "call_and_reason", broken)
     r = client.post("/api/boards", json={"seed": 1})
     assert r.status_code == 500
     assert "bot failed" in r.json()["error"] and "rule table missing" in r.json()["error"]

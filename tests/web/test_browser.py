@@ -23,7 +23,7 @@ from bidlab.bridge.calls import Strain
 from bidlab.bridge.scoring import imps, score_contract
 from bidlab.cards import Deal, Seat
 from bidlab.dd import dd_table
-from bidlab.eval.bidding import Table, bid_tables
+from tests.scalar_bidding import bid_scalar
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -159,7 +159,7 @@ def bid_a_whole_auction_as_south_by_clicking(page, tmp_path):
             assert int(cell) == int(table[seat, strain]), (seat, strain)
 
     # The other table (four SAYC bots) and the IMP swing for North-South.
-    other = bid_tables([Table(board, (SaycAgent(),) * 4)])[0]
+    other = bid_scalar(board, (SaycAgent(),) * 4)
     oc = other.contract
     ns_there = score_contract(oc, int(table[oc.declarer, oc.strain]) if oc else 0, board.vulnerability)
     assert page.inner_text("[data-testid=other-room-score]") == f"NS {ns_there:+d}"

@@ -17,7 +17,7 @@ legal call and every auction ends.
 
 from __future__ import annotations
 
-from bidlab.agents.base import AgentBase, BiddingView
+from bidlab.agents.base import BiddingView, ViewPolicy
 
 # Importing the rule modules registers their rules (order of GROUPS entries within a group
 # is the order of definition).
@@ -86,18 +86,19 @@ def decide(view: BiddingView) -> Decision:
     return d
 
 
-class SaycAgent(AgentBase):
-    """A deterministic rule-based bidder playing Standard American Yellow Card (ACBL booklet)."""
+class SaycAgent(ViewPolicy):
+    """A deterministic rule-based bidder playing Standard American Yellow Card (ACBL booklet).
+
+    Its reasons read e.g. ``"1S: 12-21 HCP (or Rule of 20), 5+ spades (SAYC opening)
+    [opening.open_one_suit]"``.
+    """
 
     name = "sayc"
 
-    def act(self, view: BiddingView) -> Call:
-        return decide(view).call
-
-    def decide(self, view: BiddingView) -> Decision:
-        return decide(view)
-
-    def explain(self, view: BiddingView) -> str:
-        """E.g. ``"1S: 12-21 HCP (or Rule of 20), 5+ spades (SAYC opening) [opening.open_one_suit]"``."""
+    def call_and_reason(self, view: BiddingView) -> tuple[Call, str]:
         d = decide(view)
-        return f"{d.call}: {d.reason} [{d.rule}]"
+        return d.call, f"{d.call}: {d.reason} [{d.rule}]"
+
+    def decision(self, view: BiddingView) -> Decision:
+        """The rule-level decision (call, rule name, reason) for one view."""
+        return decide(view)
