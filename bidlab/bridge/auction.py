@@ -83,7 +83,8 @@ class Auction:
             if key not in self._first_namer:
                 object.__setattr__(self, "_first_namer", {**self._first_namer, key: seat})
         object.__setattr__(self, "_code", int(rules.NEXT[self._code, call.id + 1]))
-        object.__setattr__(self, "calls", self.calls + (call,))
+        # one Call object per id (ALL_CALLS), so that every auction holds the same objects
+        object.__setattr__(self, "calls", self.calls + (ALL_CALLS[call.id],))
 
     def _why_illegal(self, call: Call, seat: Seat) -> str:
         """The reason, in words, that the tables refused ``call`` (for the error message)."""

@@ -12,14 +12,12 @@ from bidlab.bridge.features import (
     BIDLAB_CARD,
     JPS267,
     OPENSPIEL_CARD,
-    FeatureError,
     encode_jps267,
-    encode_openspiel480,
-    encode_value636,
-    legal_masks,
     openspiel_deal_actions,
 )
+from bidlab.bridge.rules import legal_masks
 from bidlab.cards import Deal, Seat, random_deals
+from bidlab.envs.state import StateError, encode_openspiel480, encode_value636, observe, views_state
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -209,7 +207,7 @@ def test_jps267_legal_mask_matches_scalar_auction():
     deals, states = random_auction_states(200, seed=4)
     args = batch(deals, states)
     out = encode_jps267(*args)
-    lm = legal_masks(args[1], args[3])
+    lm = legal_masks(args[3])
     for j, (_, d, _, calls) in enumerate(states):
         expect = Auction(Seat(d), calls).legal_mask()
         assert out[j, 229:].astype(bool).tolist() == expect
@@ -225,20 +223,20 @@ def test_encoders_reuse_the_output_buffer():
 
 
 @pytest.mark.parametrize("bad,match", [
-    (dict(deals=np.zeros((2, 51), np.uint8)), "deals must have shape"),
-    (dict(deals=np.full((2, 52), 4, np.uint8)), r"deals\[0, 0\] = 4"),
+    (dict(deals=np.zeros((2, 51), np.uint8)), r"deals must be an integer array of shape \(n, 52\)"),
+    (dict(deals=np.full((2, 52), 4, np.uint8)), r"deals\[0\] is not a deal"),
     (dict(dealer=np.array([0, 5])), r"dealer\[1\] = 5"),
     (dict(dealer=np.array([0.0, 1.0])), "integer"),
     (dict(history=np.array([[3, -1, 0], [0, 0, 0]])), r"history\[0\] has a call after a -1"),
-    (dict(history=np.array([[38], [0]])), r"history\[0, 0\] = 38"),
-    (dict(out=np.zeros((3, 480), np.float32)), "out for openspiel480"),
+    (dict(history=np.array([[38], [0]])), r"board 0: call id 38 is not a call"),
+    (dict(out=np.zeros((3, 480), np.float32)), r"out must be float32\[2, 480\]"),
 ])
 def test_bad_input_names_the_problem(bad, match):
     args = dict(deals=random_deals(2, seed=1), dealer=np.array([0, 1]), vulnerability=np.array([0, 3]),
                 history=np.array([[3, 0], [0, -1]]))
     out = bad.pop("out", None)
     args.update(bad)
-    with pytest.raises(FeatureError, match=match):
+    with pytest.raises(StateError, match=match):
         encode_openspiel480(args["deals"], args["dealer"], args["vulnerability"], args["history"], out=out)
 
 
@@ -250,9 +248,8 @@ def test_deal_object_round_trip_with_encoder():
     assert out[428:].sum() == 13
 
 
-def test_encode_views_equals_encoding_from_the_deal():
+def test_views_state_encodes_as_the_deal_does():
     from bidlab.agents.base import BiddingView
-    from bidlab.bridge.features import encode_views
 
     deals, states = random_auction_states(30, seed=31)
     states = states[::7]
@@ -261,10 +258,11 @@ def test_encode_views_equals_encoding_from_the_deal():
         a = Auction(Seat(d), calls)
         views.append(BiddingView(a.to_act, Deal.from_array(deals[i])[a.to_act], a, Vulnerability(vul)))
     args = batch(deals, states)
-    assert np.array_equal(encode_views(views), encode_openspiel480(*args))
-    assert np.array_equal(encode_views(views, "jps267"), encode_jps267(*args))
-    with pytest.raises(FeatureError, match="kind must be one of"):
-        encode_views(views, "value636")
+    vs = views_state(views)
+    assert np.array_equal(observe(vs), encode_openspiel480(*args))
+    width = max(int(vs.length.max()), 1)
+    own = encode_jps267(vs.deals, vs.dealer, vs.vulnerability, vs.history[:, :width])
+    assert np.array_equal(own, encode_jps267(*args))
 
 
 @settings(max_examples=100, deadline=None)
