@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from collections.abc import Callable
 from functools import cache
 
 import numpy as np
@@ -21,6 +20,7 @@ import numpy as np
 from bidlab.cards import Deal
 from bidlab.dd.convert import DDS_STRAIN, dds_tables_to_bidlab, holders_to_dds_hands
 from bidlab.errors import BidlabError, DealError
+from bidlab.runtime.progress import ProgressTask
 
 #: Most (deal x strain) tables one CalcAllTables call accepts.
 MAX_TABLES_PER_CALL = 200
@@ -140,11 +140,11 @@ def check_holders(deals: np.ndarray, where: str = "deals") -> None:
                         f"(counts N,E,S,W = {counts[wrong[0]].tolist()})")
 
 
-def dd_tables(deals, progress: Callable[[int], None] | None = None) -> np.ndarray:
+def dd_tables(deals, progress: ProgressTask | None = None) -> np.ndarray:
     """Full double-dummy tables: ``uint8[n, 4, 5]``, tricks for declarer N,E,S,W x strain C,D,H,S,NT.
 
-    Deals go to DDS 40 at a time (its limit of 200 tables per call); ``progress`` is
-    called with the number of deals finished after each call.
+    Deals go to DDS 40 at a time (its limit of 200 tables per call); ``progress`` advances
+    by the deals finished after each call.
     """
     holders = as_holders(deals)
     n = len(holders)
@@ -165,7 +165,7 @@ def dd_tables(deals, progress: Callable[[int], None] | None = None) -> np.ndarra
                 raise SolverError(f"DDS CalcAllTables failed on deals {start}..{stop - 1}: {e}") from None
             out[start:stop] = dds_tables_to_bidlab(buf.tables[:k])
         if progress is not None:
-            progress(k)
+            progress.advance(k)
     return out
 
 
@@ -176,7 +176,7 @@ def dd_table(deal: Deal | str | np.ndarray) -> np.ndarray:
     return dd_tables(deal)[0]
 
 
-def solve_contracts(deals, declarers, strains, progress: Callable[[int], None] | None = None) -> np.ndarray:
+def solve_contracts(deals, declarers, strains, progress: ProgressTask | None = None) -> np.ndarray:
     """Tricks declarer takes double dummy in one (declarer, strain) per deal: ``uint8[n]``.
 
     About 8x cheaper than a full table, for search that needs only the contracts its
@@ -217,5 +217,5 @@ def solve_contracts(deals, declarers, strains, progress: Callable[[int], None] |
             # score[0] sits after nodes, cards, suit[13], rank[13], equals[13]
             out[start:stop] = 13 - buf.fut[:k, 2 + 3 * 13]
         if progress is not None:
-            progress(k)
+            progress.advance(k)
     return out
