@@ -34,7 +34,7 @@ from bidlab.bridge.calls import NUM_CALLS, Call
 from bidlab.cards import Deal, random_deals
 from bidlab.errors import BidlabError, FileFormatError
 from bidlab.fileio import write_bytes_atomic, write_json_atomic
-from bidlab.parallel import run_tasks
+from bidlab.runtime.executor import ExecutorConfig, run_tasks
 
 FORMAT = "bidlab-auctions"
 MANIFEST = "manifest.json"
@@ -203,7 +203,7 @@ def generate_expert(out: str | os.PathLike, boards: int, *, teacher: str = "sayc
         if progress:
             progress(state["done"], boards)
 
-    run_tasks(_bid_shard, tasks, workers, save)
+    run_tasks(_bid_shard, tasks, save, ExecutorConfig(workers=workers))
     return aset
 
 

@@ -28,7 +28,14 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -166,17 +173,19 @@ class _Processes(_Pool):
             super()._submit_all(fn, tasks)
 
     def close(self, cancel: bool) -> None:
-        if cancel:
-            for f in self.futures:
-                f.cancel()
-            # Stop the tasks that are running too: their results would be thrown away.
-            terminate = getattr(self.pool, "terminate_workers", None)  # Python >= 3.14
-            if terminate is not None:
-                terminate()
-            else:
-                for p in list((getattr(self.pool, "_processes", None) or {}).values()):
-                    p.terminate()
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        if not cancel:
+            self.pool.shutdown(wait=True)
+            return
+        # Stop the running tasks too (their results would be thrown away), and let the
+        # pool fail the rest as broken. No Future.cancel() here: Python 3.11's pool then
+        # tries to fail a cancelled future and prints an InvalidStateError traceback.
+        terminate = getattr(self.pool, "terminate_workers", None)  # Python >= 3.14
+        if terminate is not None:
+            terminate()
+        else:
+            for p in list((getattr(self.pool, "_processes", None) or {}).values()):
+                p.terminate()
+        self.pool.shutdown(wait=True)
 
 
 def _unavailable_ray(config: ExecutorConfig) -> Backend:
