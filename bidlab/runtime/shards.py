@@ -318,6 +318,8 @@ class ShardStore:
     def read_arrays(self, shard: ShardInfo | int, *, verify: bool = True) -> dict[str, np.ndarray]:
         """The arrays of an npz shard, checksum verified."""
         info = self.get(shard) if isinstance(shard, int) else shard
+        if info.format != "npz":
+            raise ShardError(f"shard {info.index} holds records, not arrays", path=self.path / info.file)
         data = self.read_bytes(info, verify=verify)
         try:
             with np.load(io.BytesIO(data), allow_pickle=False) as z:
@@ -329,6 +331,8 @@ class ShardStore:
     def read_records(self, shard: ShardInfo | int, *, verify: bool = True) -> list[dict]:
         """The records of a JSON-lines shard, checksum verified."""
         info = self.get(shard) if isinstance(shard, int) else shard
+        if info.format != "jsonl":
+            raise ShardError(f"shard {info.index} holds arrays, not records", path=self.path / info.file)
         data = self.read_bytes(info, verify=verify)
         try:
             records = [json.loads(line) for line in data.decode("utf-8").splitlines() if line.strip()]
@@ -342,7 +346,8 @@ class ShardStore:
     def iter_records(self, *, verify: bool = True) -> Iterator[dict]:
         """Every record of every JSON-lines shard, in shard order."""
         for info in self.shards:
-            yield from self.read_records(info, verify=verify)
+            if info.format == "jsonl":
+                yield from self.read_records(info, verify=verify)
 
     def verify(self) -> int:
         """Read and check every shard; returns the number of rows."""
