@@ -19,7 +19,7 @@ from bidlab.agents.base import AgentBase, BiddingView
 from bidlab.bridge.calls import Call
 from bidlab.bridge.features import OPENSPIEL480, encode_views
 from bidlab.errors import BidlabError
-from bidlab.learn.nets import ModelFileError, load_model
+from bidlab.nets import ModelFileError, load_model
 
 
 class NeuralAgent(AgentBase):

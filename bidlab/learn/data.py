@@ -296,10 +296,3 @@ def batch_features(arrays: AuctionArrays, board: np.ndarray, step: np.ndarray,
                             hist, out=out)
     legal = legal_masks(dealer, hist)
     return x, legal, labels
-
-
-def split_boards(n: int, every: int = 20) -> tuple[np.ndarray, np.ndarray]:
-    """(train, held-out) board indices: every ``every``-th board is held out."""
-    idx = np.arange(n)
-    held = idx % every == every - 1
-    return idx[~held], idx[held]

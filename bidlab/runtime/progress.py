@@ -12,7 +12,7 @@ This module imports rich but nothing from the CLI, so any layer may use it.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Protocol, runtime_checkable
 
@@ -72,6 +72,21 @@ class CountingProgress(NullProgress):
 
     def note(self, text: str) -> None:
         self.notes.append(text)
+
+
+def from_counts(task: ProgressTask) -> Callable[[int, int], None]:
+    """A ``progress(done, total)`` callback that drives ``task``, for jobs not yet moved
+    onto :class:`ProgressTask` (matches, expert data and tournaments report so)."""
+    seen: dict[str, int] = {}
+
+    def update(done: int, total: int) -> None:
+        if "done" not in seen:
+            task.start(total, done)
+        elif done > seen["done"]:
+            task.advance(done - seen["done"])
+        seen["done"] = done
+
+    return update
 
 
 class _RichTask:
@@ -163,5 +178,5 @@ def progress_display(console: Console | None = None, every: float = 30.0) -> Ite
         yield ProgressDisplay(console, None, every)
 
 
-__all__ = ["CountingProgress", "NullProgress", "ProgressDisplay", "ProgressTask", "progress_display",
+__all__ = ["CountingProgress", "from_counts", "NullProgress", "ProgressDisplay", "ProgressTask", "progress_display",
            "task_or_null"]
