@@ -7,6 +7,11 @@ what makes the batched path as fast as endplay's own ``calc_all_tables`` loop.
 DDS limits one ``CalcAllTables`` call to 200 (deal x strain) tables (40 full deals) and
 one ``SolveAllBoardsBin`` call to 200 boards; both spread a call over all the threads
 DDS was given (:func:`set_threads`; by default every core).
+
+The buffers below write into endplay's private ``endplay._dds`` ctypes structures by
+offset, so they depend on that version's layout: importing endplay through :func:`_dds`
+checks the installed version against :data:`ENDPLAY_VERSIONS` and the structures' sizes,
+and refuses another version with a clear :class:`SolverError` instead of corrupting memory.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import ctypes
 import threading
 from functools import cache
+from importlib import metadata
 
 import numpy as np
 
@@ -37,10 +43,50 @@ class SolverError(BidlabError):
     """DDS rejected its input or failed."""
 
 
+#: endplay versions whose private ``_dds`` structure layout this module was written for.
+ENDPLAY_VERSIONS = ("0.5.12",)
+
+
+def _installed_endplay_version() -> str:
+    try:
+        return metadata.version("endplay")
+    except metadata.PackageNotFoundError:
+        raise SolverError("endplay is not installed; bidlab solves double dummy through it "
+                          f"(pip install endplay=={ENDPLAY_VERSIONS[-1]})") from None
+
+
+def check_endplay_version(version: str | None = None) -> str:
+    """The installed endplay version, or :class:`SolverError` if this module was not written for it."""
+    version = _installed_endplay_version() if version is None else version
+    if version not in ENDPLAY_VERSIONS:
+        raise SolverError(
+            f"endplay {version} is installed, but bidlab's DDS batching fills endplay's private _dds "
+            f"structures as laid out in endplay {', '.join(ENDPLAY_VERSIONS)}; "
+            f"install that version (pip install endplay=={ENDPLAY_VERSIONS[-1]})")
+    return version
+
+
+def _check_layout(dds) -> None:
+    """The structure sizes the buffers below assume (a second guard beside the version)."""
+    i = ctypes.sizeof(ctypes.c_int)
+    expected = {
+        "ddTableDeals": i + dds.MAXNOOFTABLES * 5 * 16 * 4,
+        "ddTablesRes": i + dds.MAXNOOFTABLES * 5 * 20 * 4,
+        "boards": i + dds.MAXNOOFBOARDS * (_BoardBuffers._DEAL_WORDS + 3) * 4,
+        "solvedBoards": i + dds.MAXNOOFBOARDS * _BoardBuffers._FUT_WORDS * 4,
+    }
+    for name, size in expected.items():
+        if ctypes.sizeof(getattr(dds, name)) != size:
+            raise SolverError(f"endplay's _dds.{name} is {ctypes.sizeof(getattr(dds, name))} bytes, not the "
+                              f"{size} bidlab was written for; install endplay=={ENDPLAY_VERSIONS[-1]}")
+
+
 @cache
 def _dds():
+    check_endplay_version()  # before loading: a wrong layout would write outside the buffers
     import endplay._dds as dds  # imported lazily: loading libdds takes a moment
 
+    _check_layout(dds)
     return dds
 
 
