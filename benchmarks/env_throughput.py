@@ -14,7 +14,7 @@ openspiel480 observation of the player to act before every call:
   is reported against the faster of the two. OpenSpiel does no DD scoring here.
 
 Then one self-play step (env step + encoding + a policy forward pass with masked sampling)
-is timed to show the env's share, with ``bidlab.learn.nets.PolicyNet`` presets (``cpu`` is
+is timed to show the env's share, with ``bidlab.nets.PolicyNet`` presets (``cpu`` is
 4 x 512) or stand-in MLPs of any size (``--nets``).
 
 The contenders are measured in alternating rounds (the machine is shared, its load swings);
@@ -141,7 +141,7 @@ def best_window_rate(windows: list[tuple[float, int]], span: float = 0.1) -> flo
 def bench_selfplay_share(boards: int, net_spec: str, seconds: float, seed: int, threads: int):
     """Seconds per step for env (step + encoding) and for the policy (forward + sampling).
 
-    ``net_spec``: a preset of ``bidlab.learn.nets`` (``cpu``, ``paper``, ``tiny``), or
+    ``net_spec``: a preset of ``bidlab.nets`` (``cpu``, ``paper``, ``tiny``), or
     ``DEPTHxWIDTH`` for a stand-in MLP 480 -> WIDTH x DEPTH (GELU) -> 38.
     """
     import torch
@@ -158,11 +158,11 @@ def bench_selfplay_share(boards: int, net_spec: str, seconds: float, seed: int, 
         net = torch.nn.Sequential(*layers).eval()
         label = f"stand-in MLP 480-{depth}x{hidden}-38"
     else:
-        from bidlab.learn.nets import PolicyNet, preset
+        from bidlab.nets import PolicyNet, preset
 
         cfg = preset("policy", net_spec)
         net = PolicyNet(cfg).eval()
-        label = f"bidlab.learn.nets PolicyNet '{net_spec}' preset ({cfg.layers}x{cfg.hidden})"
+        label = f"bidlab.nets PolicyNet '{net_spec}' preset ({cfg.layers}x{cfg.hidden})"
     deals = random_deals(5000, seed=seed)
     dd = np.random.default_rng(seed).integers(0, 14, size=(len(deals), 4, 5), dtype=np.uint8)
     env = AuctionEnv(deals, dd, EnvConfig.qiu(num_boards=boards // 2, seed=seed))
@@ -198,7 +198,7 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=5, help="alternating measuring rounds")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--nets", default="cpu,4x256",
-                   help="policy nets for the self-play share: bidlab.learn.nets presets (cpu, paper, "
+                   help="policy nets for the self-play share: bidlab.nets presets (cpu, paper, "
                         "tiny) or stand-in MLPs DEPTHxWIDTH, comma-separated")
     p.add_argument("--torch-threads", type=int, default=1, help="torch intra-op threads for the forward pass")
     a = p.parse_args()

@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 
 from bidlab.learn.data import batch_features, generate_expert, node_call_pairs
-from bidlab.learn.nets import PolicyNet, build, preset
+from bidlab.nets import PolicyNet, build, preset
 
 
 def rate(fn, seconds: float, batch: int) -> float:

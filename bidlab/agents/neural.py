@@ -19,7 +19,7 @@ from bidlab.bridge.calls import Call
 from bidlab.bridge.features import OPENSPIEL480
 from bidlab.envs.state import AuctionState, observe, views_state
 from bidlab.errors import BidlabError
-from bidlab.learn.nets import ModelFileError, load_model
+from bidlab.nets import ModelFileError, load_model
 
 
 class NeuralAgent(AgentBase):

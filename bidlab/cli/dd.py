@@ -62,30 +62,39 @@ def generate(
     Resumable: stop it (Ctrl-C, kill) and run the same command again; finished shards
     are kept and the interrupted one is recomputed with the same deals.
     """
-    from bidlab.cli._progress import progress_bar
     from bidlab.dd.generate import GenerateConfig
     from bidlab.dd.generate import generate as run
+    from bidlab.runtime.progress import progress_display
 
     cfg = GenerateConfig(deals=deals, seed=seed, shard_size=shard_size, threads=threads)
-    with progress_bar(err_console) as bar:
-        task = bar.add_task("solving", total=None, info="deals")
-
-        def on_start(have: int, todo: int) -> None:
-            bar.update(task, total=todo)
-            bar.console.print(f"{out}: {have} deals present, {todo} to solve", highlight=False)
-
-        try:
-            store = run(out, cfg, progress=lambda k: bar.advance(task, k), on_start=on_start)
-        except BidlabError as e:
-            bar.stop()
-            _fail(e)
-        except KeyboardInterrupt:
-            bar.stop()
-            err_console.print("interrupted; finished shards are saved, run the same command to resume")
-            raise typer.Exit(130) from None
+    try:
+        with progress_display(err_console) as display:
+            store = run(out, cfg, progress=_Announced(display.task("solving deals"), out))
+    except BidlabError as e:
+        _fail(e)
+    except KeyboardInterrupt:
+        err_console.print("interrupted; finished shards are saved, run the same command to resume")
+        raise typer.Exit(130) from None
     console.print(f"{store.path}: {len(store)} deals in {len(store.shards)} shards "
                   f"(train {store.count('train')}, validation {store.count('validation')}, test {store.count('test')})",
                   highlight=False)
+
+
+class _Announced:
+    """Progress that first says where a resumed run starts."""
+
+    def __init__(self, task, out: Path):
+        self.task, self.out = task, out
+
+    def start(self, total, done=0) -> None:
+        err_console.print(f"{self.out}: {done} deals present, {total - done} to solve", highlight=False)
+        self.task.start(total, done)
+
+    def advance(self, n=1) -> None:
+        self.task.advance(n)
+
+    def note(self, text) -> None:
+        self.task.note(text)
 
 
 @app.command("import")

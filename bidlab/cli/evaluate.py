@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 
 from bidlab.cli import app
-from bidlab.cli._progress import progress_bar
+from bidlab.runtime.progress import from_counts, progress_display
 
 console = Console()
 
@@ -37,9 +37,8 @@ def match(
         safe = lambda s: "".join(ch if ch.isalnum() else "_" for ch in s)[:40]  # noqa: E731
         out = Path("results") / f"match-{safe(agent_a)}-vs-{safe(agent_b)}-{split}-{boards}-s{seed}"
     m = Match(cfg, out)
-    with progress_bar(console) as bar:
-        task = bar.add_task("match", total=boards, info="boards")
-        summary = m.run(workers=workers, progress=lambda done, total: bar.update(task, completed=done))
+    with progress_display(console) as display:
+        summary = m.run(workers=workers, progress=from_counts(display.task("match boards")))
     console.print(summary.line(), highlight=False)
     console.print(f"results: {out}/results.jsonl, auctions: {out}/auctions.pbn", highlight=False)
 

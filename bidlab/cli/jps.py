@@ -17,7 +17,9 @@ app = typer.Typer(
 )
 console = Console(width=None if sys.stdout.isatty() else 150)
 
-DEFAULT_RESULTS = Path("/work/results/tabular/table1.json")
+# Relative to where the command runs, like every other command's results folder.
+DEFAULT_RESULTS = Path("results") / "tabular" / "table1"
+DEFAULT_RESULTS_TABLE2 = Path("results") / "tabular" / "table2"
 LARGE = ("comm:6", "comm:7")
 
 
@@ -44,7 +46,8 @@ def table1(
         help="Seeds for Comm L=6 and L=7 (0.27M and 2.1M states); 0 = min(--seeds, 10).",
     ),
     only: str = typer.Option("", "--games", help="Comma-separated game specs to run (default: all columns)."),
-    results: Path = typer.Option(DEFAULT_RESULTS, "--results", help="JSON checkpoint of finished seeds."),
+    results: Path = typer.Option(DEFAULT_RESULTS, "--results",
+                                 help="Folder of finished seeds, one subfolder per game (resumable)."),
     report_only: bool = typer.Option(False, "--report-only", help="Print the table from the checkpoint only."),
     first_seed: int = typer.Option(
         0, "--first-seed", min=0, help="Start at this seed (for extra workers sharing a column)."
@@ -57,28 +60,23 @@ def table1(
     otherwise). Finished seeds are checkpointed, so an interrupted run resumes; several
     processes may share one checkpoint (use --games to split the columns).
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from bidlab.tabular.table1 import COLUMNS, column, load_results, run_column
+    from bidlab.runtime.progress import progress_display
+    from bidlab.tabular.table1 import COLUMNS, column, load_column, run_column
 
     try:
         cols = [column(s.strip()) for s in only.split(",") if s.strip()] if only else list(COLUMNS)
         large = seeds_large or min(seeds, 10)
         if not report_only:
-            with Progress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                console=console,
-            ) as progress:
+            with progress_display(console) as display:
                 for c in cols:
                     k = large if c.spec in LARGE else seeds
-                    done = len([r for r in load_results(results)["columns"].get(c.spec, [])
-                                if first_seed <= r["seed"] < k])
-                    task = progress.add_task(c.label, total=max(k - first_seed, 0), completed=done)
-                    run_column(c.spec, k, results, on_seed=lambda _r, t=task: progress.advance(t),
-                               first_seed=first_seed)
-        _print_table1(load_results(results), cols)
+                    done = len([r for r in load_column(results, c.spec) if first_seed <= r["seed"] < k])
+                    task = display.task(c.label)
+                    task.start(max(k - first_seed, 0), done)
+                    run_column(c.spec, k, results, on_seed=lambda _r, t=task: t.advance(), first_seed=first_seed)
+        _print_table1(results, cols)
     except BidlabError as e:
-        console.print(f"[red]error:[/red] {e}")
+        console.print(f"[red]error:[/red] {e}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
 
 
@@ -88,11 +86,12 @@ def table2(
     game: str = typer.Option("mini_hanabi", "--game", help="Game spec (the paper: mini_hanabi, simple_bidding:16)."),
     samples: str = typer.Option("0,1,2,5,8,15,20,25,30", "--samples",
                                 help="Comma-separated states per infoset; 0 = all states."),
-    results: Path = typer.Option(Path("/work/results/tabular/table2.json"), "--results",
-                                 help="JSON checkpoint of finished seeds."),
+    results: Path = typer.Option(DEFAULT_RESULTS_TABLE2, "--results",
+                                 help="Folder of finished seeds, one subfolder per game (resumable)."),
 ) -> None:
     """Sample-based JPS from CFR1k (Table 2): best value over 100 iterations per sample count."""
-    from bidlab.tabular.table1 import TABLE2_PAPER, _mean_se, load_results, run_column, run_seed_samples
+    from bidlab.runtime.stats import mean_se
+    from bidlab.tabular.table1 import TABLE2_PAPER, run_column, run_seed_samples
 
     try:
         ks = [int(x) for x in samples.split(",") if x.strip()]
@@ -103,10 +102,11 @@ def table2(
         from bidlab.tabular.games import make_game
 
         make_game(game)
-        run_column(game, seeds, results, runner=lambda spec, seed: run_seed_samples(spec, seed, ks))
-        recs = [r for r in load_results(results)["columns"].get(game, []) if r["seed"] < seeds]
+        # Each sample count list is its own job: a store made for other counts is refused.
+        recs = run_column(game, seeds, results, runner=lambda spec, seed: run_seed_samples(spec, seed, ks),
+                          table="table2", settings={"samples": ks})
     except BidlabError as e:
-        console.print(f"[red]error:[/red] {e}")
+        console.print(f"[red]error:[/red] {e}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
     paper = TABLE2_PAPER.get(game, {})
     t = Table(title=f"Table 2, {game}, CFR1k start: best value over JPS iterations ({len(recs)} seeds)")
@@ -116,20 +116,20 @@ def table2(
         vals = [r[f"k{k}"] for r in recs if f"k{k}" in r]
         if not vals:
             continue
-        m, se = _mean_se(vals)
-        t.add_row("all states" if k == 0 else str(k), f"{m:.3f} ± {se:.3f}",
+        t.add_row("all states" if k == 0 else str(k), mean_se(vals).format(3),
                   f"{paper[k]:.2f}" if k in paper else "-")
     console.print(t)
 
 
-def _print_table1(data: dict, cols) -> None:
-    from bidlab.tabular.table1 import summarize
+def _print_table1(results: Path, cols) -> None:
+    from bidlab.runtime.stats import Estimate
+    from bidlab.tabular.table1 import load_column, summarize
 
     t = Table(title="Table 1 (Tian et al. 2020): ours vs paper; mean ± s.e. over seeds, * = best known reached")
     for name in ("game", "seeds", "CFR1k ours", "CFR1k paper", "CFR1k+JPS ours", "CFR1k+JPS paper", "best known"):
         t.add_column(name, justify="right")
     for c in cols:
-        recs = data["columns"].get(c.spec, [])
+        recs = load_column(results, c.spec)
         if not recs:
             t.add_row(c.label, "0", "-", f"{c.paper_cfr:.2f}", "-", f"{c.paper_jps:.2f}", f"{c.best_known:g}")
             continue
@@ -138,8 +138,8 @@ def _print_table1(data: dict, cols) -> None:
         star_j = "*" if s.jps_best >= c.best_known - 5e-3 else ""
         t.add_row(
             c.label, str(s.n),
-            f"{s.cfr_mean:.3f} ± {s.cfr_se:.3f}{star_c}", f"{c.paper_cfr:.2f}",
-            f"{s.jps_mean:.3f} ± {s.jps_se:.3f}{star_j}", f"{c.paper_jps:.2f}",
+            Estimate(s.cfr_mean, s.cfr_se, s.n).format(3) + star_c, f"{c.paper_cfr:.2f}",
+            Estimate(s.jps_mean, s.jps_se, s.n).format(3) + star_j, f"{c.paper_jps:.2f}",
             f"{c.best_known:g}",
         )
     console.print(t)

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from bidlab.cli._progress import progress_bar
+from bidlab.runtime.progress import from_counts, progress_display
 
 data_app = typer.Typer(help="Expert auctions for supervised learning: generate or import.", no_args_is_help=True)
 train_app = typer.Typer(help="Train networks: sl (supervised policy from expert auctions).", no_args_is_help=True)
@@ -26,10 +26,9 @@ def data_expert(
     """Bid random deals with four expert bots and store every (state, call) pair."""
     from bidlab.learn.data import generate_expert
 
-    with progress_bar(console) as bar:
-        task = bar.add_task("bidding", total=boards, info="boards")
+    with progress_display(console) as display:
         aset = generate_expert(out, boards, teacher=teacher, seed=seed, shard_size=shard_size, workers=workers,
-                               progress=lambda d, t: bar.update(task, completed=d))
+                               progress=from_counts(display.task("bidding boards")))
     console.print(f"{len(aset)} boards in {out}")
 
 
@@ -74,10 +73,13 @@ def train_sl_cmd(
                                 "(measured 4-15x faster than 2 under load); raise it on an idle many-core one."),
 ) -> None:
     """Supervised learning of the policy net (Qiu et al. Sec. III): cross-entropy against the
-    expert's calls, held-out accuracy every epoch. Rerun the same command to resume."""
+    expert's calls on the train boards, validation accuracy every epoch (boards with
+    id % 10 == 1; id % 10 == 0 is the test split, never trained on). Rerun the same command
+    to resume."""
     import torch
 
     from bidlab.learn.sl import SLConfig, train_sl
+    from bidlab.nets import preset as net_preset
 
     if threads:
         torch.set_num_threads(threads)
@@ -86,23 +88,16 @@ def train_sl_cmd(
         from bidlab.agents.neural import resolve_model
 
         init_path = str(resolve_model(init))
-    cfg = SLConfig(preset=preset, lr=lr, batch_size=batch_size, epochs=epochs, seed=seed, device=device,
+    cfg = SLConfig(net=net_preset("policy", preset), lr=lr, batch_size=batch_size, epochs=epochs, seed=seed, device=device,
                    checkpoint_every=checkpoint_every, max_steps=max_steps, init=init_path)
-    with progress_bar(console) as bar:
-        task = bar.add_task("epoch 1", total=None, info="")
+    def show(ev: dict) -> None:
+        console.print(f"epoch {ev['epoch_done']}: validation accuracy {ev['accuracy']:.4f} "
+                      f"(loss {ev['loss']:.4f}, {ev['pairs']} pairs)", highlight=False)
 
-        def show(ev: dict) -> None:
-            if "epoch_done" in ev:
-                console.print(f"epoch {ev['epoch_done']}: held-out accuracy {ev['accuracy']:.4f} "
-                              f"(loss {ev['loss']:.4f}, {ev['pairs']} pairs)")
-            else:
-                bar.update(task, description=f"epoch {ev['epoch'] + 1}", total=ev["steps_per_epoch"],
-                           completed=ev["step_in_epoch"],
-                           info=f"loss {ev['loss']:.3f}  {ev['pairs_per_s']:.0f} pairs/s")
-
-        state = train_sl([str(d) for d in data], out, cfg, progress=show)
+    with progress_display(console) as display:
+        state = train_sl([str(d) for d in data], out, cfg, progress=display.task("training steps"), on_epoch=show)
     best = state["best_accuracy"]
-    console.print(f"best held-out accuracy {best:.4f}; model: {out}/model.safetensors")
+    console.print(f"best validation accuracy {best:.4f}; model: {out}/model.safetensors", highlight=False)
 
 
 @train_app.command("accuracy")
@@ -110,11 +105,11 @@ def train_accuracy(
     model: str = typer.Argument(..., help="Model file or shipped model name (e.g. sl)."),
     data: Path = typer.Option(..., "--data", help="Auction-set folder with the expert's calls."),
     all_boards: bool = typer.Option(False, "--all", help="Score every board (for a set the model never saw); "
-                                    "by default only the held-out boards (every 20th)."),
+                                    "by default only the test boards (id % 10 == 0), never trained on."),
 ) -> None:
     """Accuracy of a policy against the expert's calls: greedy call == expert call."""
     from bidlab.agents.neural import resolve_model
     from bidlab.learn.sl import heldout_accuracy
 
-    m = heldout_accuracy(resolve_model(model), data, None if all_boards else 20)
+    m = heldout_accuracy(resolve_model(model), data, "all" if all_boards else "test")
     console.print(f"accuracy {m['accuracy']:.4f} over {m['pairs']} calls (cross-entropy {m['loss']:.4f})")

@@ -11,17 +11,16 @@ data set ../shared/data/dd was made by this recipe with seed 2026 and S = 2000, 
 
 from __future__ import annotations
 
-import fcntl
 import os
-from collections.abc import Callable, Iterable
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from bidlab.dd.solver import check_holders, dd_tables
+from bidlab.dd.solver import check_holders, dd_tables, set_threads
 from bidlab.dd.store import DealStore, StoreError
+from bidlab.runtime.progress import ProgressTask, task_or_null
 
 _BASE = np.repeat(np.arange(4, dtype=np.uint8), 13)
 RECIPE = "default_rng([seed, shard]).permutation per deal"
@@ -47,24 +46,6 @@ def shard_deals(seed: int, shard: int, count: int) -> np.ndarray:
     for i in range(count):  # one permutation per deal keeps the stream equal to the recipe
         out[i] = rng.permutation(_BASE)
     return out
-
-
-@contextmanager
-def store_lock(path: Path):
-    """Exclusive lock on a store directory so two writers never interleave."""
-    path.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path / ".lock", os.O_CREAT | os.O_RDWR, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise StoreError("another process is writing this store (lock held)", path=path) from None
-        # With the lock held no write is in flight, so temporary files are leftovers of a kill.
-        for stale in path.glob(".*.tmp"):
-            stale.unlink()
-        yield
-    finally:
-        os.close(fd)
 
 
 def open_for_generation(path: Path, cfg: GenerateConfig) -> DealStore:
@@ -95,23 +76,19 @@ def pending_shards(store: DealStore, cfg: GenerateConfig) -> list[tuple[int, int
     return todo
 
 
-def generate(path: str | os.PathLike, cfg: GenerateConfig,
-             progress: Callable[[int], None] | None = None,
-             on_start: Callable[[int, int], None] | None = None) -> DealStore:
+def generate(path: str | os.PathLike, cfg: GenerateConfig, progress: ProgressTask | None = None) -> DealStore:
     """Solve and append shards until the store at ``path`` holds ``cfg.deals`` deals.
 
-    ``on_start(already, todo)`` is called once with the deals present and to solve;
-    ``progress(k)`` after every DDS call with the deals it finished.
+    ``progress`` starts at the deals present (of ``cfg.deals``) and advances after every
+    DDS call. Only one process may generate into a store at a time.
     """
-    p = Path(path)
-    with store_lock(p):
-        store = open_for_generation(p, cfg)
+    progress = task_or_null(progress)
+    store = open_for_generation(Path(path), cfg)
+    with store.shard_store.exclusive():
+        store = DealStore.open(store.path)  # as it is now that no other writer runs
         todo = pending_shards(store, cfg)
-        if on_start is not None:
-            on_start(len(store), sum(c for _, c in todo))
+        progress.start(len(store) + sum(c for _, c in todo), len(store))
         if todo and cfg.threads:
-            from bidlab.dd.solver import set_threads
-
             set_threads(cfg.threads)
         for k, count in todo:
             deals = shard_deals(cfg.seed, k, count)
@@ -129,9 +106,9 @@ def import_npz_shards(path: str | os.PathLike, files: Iterable[str | os.PathLike
     Shards already in the store are skipped, which makes the import resumable.
     """
     cfg = GenerateConfig(deals=0, seed=seed, shard_size=shard_size)
-    p = Path(path)
-    with store_lock(p):
-        store = open_for_generation(p, cfg)
+    store = open_for_generation(Path(path), cfg)
+    with store.shard_store.exclusive():
+        store = DealStore.open(store.path)
         have = {s.first_id // shard_size for s in store.shards}
         for k, f in enumerate(files):
             if k in have:

@@ -7,20 +7,26 @@ what makes the batched path as fast as endplay's own ``calc_all_tables`` loop.
 DDS limits one ``CalcAllTables`` call to 200 (deal x strain) tables (40 full deals) and
 one ``SolveAllBoardsBin`` call to 200 boards; both spread a call over all the threads
 DDS was given (:func:`set_threads`; by default every core).
+
+The buffers below write into endplay's private ``endplay._dds`` ctypes structures by
+offset, so they depend on that version's layout: importing endplay through :func:`_dds`
+checks the installed version against :data:`ENDPLAY_VERSIONS` and the structures' sizes,
+and refuses another version with a clear :class:`SolverError` instead of corrupting memory.
 """
 
 from __future__ import annotations
 
 import ctypes
 import threading
-from collections.abc import Callable
 from functools import cache
+from importlib import metadata
 
 import numpy as np
 
 from bidlab.cards import Deal
 from bidlab.dd.convert import DDS_STRAIN, dds_tables_to_bidlab, holders_to_dds_hands
 from bidlab.errors import BidlabError, DealError
+from bidlab.runtime.progress import ProgressTask
 
 #: Most (deal x strain) tables one CalcAllTables call accepts.
 MAX_TABLES_PER_CALL = 200
@@ -37,10 +43,50 @@ class SolverError(BidlabError):
     """DDS rejected its input or failed."""
 
 
+#: endplay versions whose private ``_dds`` structure layout this module was written for.
+ENDPLAY_VERSIONS = ("0.5.12",)
+
+
+def _installed_endplay_version() -> str:
+    try:
+        return metadata.version("endplay")
+    except metadata.PackageNotFoundError:
+        raise SolverError("endplay is not installed; bidlab solves double dummy through it "
+                          f"(pip install endplay=={ENDPLAY_VERSIONS[-1]})") from None
+
+
+def check_endplay_version(version: str | None = None) -> str:
+    """The installed endplay version, or :class:`SolverError` if this module was not written for it."""
+    version = _installed_endplay_version() if version is None else version
+    if version not in ENDPLAY_VERSIONS:
+        raise SolverError(
+            f"endplay {version} is installed, but bidlab's DDS batching fills endplay's private _dds "
+            f"structures as laid out in endplay {', '.join(ENDPLAY_VERSIONS)}; "
+            f"install that version (pip install endplay=={ENDPLAY_VERSIONS[-1]})")
+    return version
+
+
+def _check_layout(dds) -> None:
+    """The structure sizes the buffers below assume (a second guard beside the version)."""
+    i = ctypes.sizeof(ctypes.c_int)
+    expected = {
+        "ddTableDeals": i + dds.MAXNOOFTABLES * 5 * 16 * 4,
+        "ddTablesRes": i + dds.MAXNOOFTABLES * 5 * 20 * 4,
+        "boards": i + dds.MAXNOOFBOARDS * (_BoardBuffers._DEAL_WORDS + 3) * 4,
+        "solvedBoards": i + dds.MAXNOOFBOARDS * _BoardBuffers._FUT_WORDS * 4,
+    }
+    for name, size in expected.items():
+        if ctypes.sizeof(getattr(dds, name)) != size:
+            raise SolverError(f"endplay's _dds.{name} is {ctypes.sizeof(getattr(dds, name))} bytes, not the "
+                              f"{size} bidlab was written for; install endplay=={ENDPLAY_VERSIONS[-1]}")
+
+
 @cache
 def _dds():
+    check_endplay_version()  # before loading: a wrong layout would write outside the buffers
     import endplay._dds as dds  # imported lazily: loading libdds takes a moment
 
+    _check_layout(dds)
     return dds
 
 
@@ -140,11 +186,11 @@ def check_holders(deals: np.ndarray, where: str = "deals") -> None:
                         f"(counts N,E,S,W = {counts[wrong[0]].tolist()})")
 
 
-def dd_tables(deals, progress: Callable[[int], None] | None = None) -> np.ndarray:
+def dd_tables(deals, progress: ProgressTask | None = None) -> np.ndarray:
     """Full double-dummy tables: ``uint8[n, 4, 5]``, tricks for declarer N,E,S,W x strain C,D,H,S,NT.
 
-    Deals go to DDS 40 at a time (its limit of 200 tables per call); ``progress`` is
-    called with the number of deals finished after each call.
+    Deals go to DDS 40 at a time (its limit of 200 tables per call); ``progress`` advances
+    by the deals finished after each call.
     """
     holders = as_holders(deals)
     n = len(holders)
@@ -165,7 +211,7 @@ def dd_tables(deals, progress: Callable[[int], None] | None = None) -> np.ndarra
                 raise SolverError(f"DDS CalcAllTables failed on deals {start}..{stop - 1}: {e}") from None
             out[start:stop] = dds_tables_to_bidlab(buf.tables[:k])
         if progress is not None:
-            progress(k)
+            progress.advance(k)
     return out
 
 
@@ -176,7 +222,7 @@ def dd_table(deal: Deal | str | np.ndarray) -> np.ndarray:
     return dd_tables(deal)[0]
 
 
-def solve_contracts(deals, declarers, strains, progress: Callable[[int], None] | None = None) -> np.ndarray:
+def solve_contracts(deals, declarers, strains, progress: ProgressTask | None = None) -> np.ndarray:
     """Tricks declarer takes double dummy in one (declarer, strain) per deal: ``uint8[n]``.
 
     About 8x cheaper than a full table, for search that needs only the contracts its
@@ -217,5 +263,5 @@ def solve_contracts(deals, declarers, strains, progress: Callable[[int], None] |
             # score[0] sits after nodes, cards, suit[13], rank[13], equals[13]
             out[start:stop] = 13 - buf.fut[:k, 2 + 3 * 13]
         if progress is not None:
-            progress(k)
+            progress.advance(k)
     return out

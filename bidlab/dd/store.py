@@ -1,30 +1,27 @@
 """The deal store: shards of deals with their double-dummy tables, on disk.
 
-Layout of a store directory::
+A deal store is a :class:`bidlab.runtime.shards.ShardStore` of kind ``dd-store``::
 
-    manifest.json        format tag, split rule, generator settings, one entry per shard
+    manifest.json        kind, the generator's settings (the job), split rule, one entry per shard
     shard-000000.npz     deals uint8[n, 52], dd uint8[n, 4, 5], optional meta_<name>[n]
     shard-000001.npz
     ...
 
-* Append-only: a shard file is never rewritten once listed; appending writes a new
-  shard to a temporary name, renames it into place, then rewrites the manifest the
-  same way. A kill at any moment leaves the store as it was before the append or
-  after it (at worst with an unlisted shard file, which the next append replaces).
-* Every shard is listed with its sha256; :meth:`DealStore.load` checks it and the
-  array shapes and values, so a corrupt or truncated shard never loads silently.
-* Deal ids: shard ``k`` holds the contiguous ids ``first_id .. first_id + count - 1``;
-  ids never repeat within a store.
-* Splits are fixed by the deal id alone (``id % 10``: 0 test, 1 validation, the rest
-  train), recorded in the manifest, so a deal never changes split when the store grows.
+* Atomic, checksummed and append-only as every shard store is: a shard is never
+  rewritten once listed, and :meth:`DealStore.load` checks each sha256, then the array
+  shapes and values, so a corrupt or truncated shard never loads silently.
+* Deal ids: each shard entry records ``first_id``; shard ``k`` holds the contiguous ids
+  ``first_id .. first_id + count - 1``; ids never repeat within a store.
+* Splits are fixed by the deal id alone (:mod:`bidlab.runtime.split`: ``id % 10``, 0 test,
+  1 validation, the rest train), recorded in the manifest, so a deal never changes split
+  when the store grows.
 * Loading concatenates whole shards into preallocated arrays: no Python loop over deals.
+* Stores written before the shard store existed (manifest format ``bidlab-dd-store``)
+  open as they are; their manifest is rewritten in the new format with the next shard.
 """
 
 from __future__ import annotations
 
-import hashlib
-import io
-import json
 import os
 import re
 from collections.abc import Iterator, Mapping
@@ -35,41 +32,34 @@ from typing import NamedTuple
 
 import numpy as np
 
-from bidlab.errors import BidlabError
-from bidlab.fileio import write_bytes_atomic
+from bidlab.runtime import split as _split
+from bidlab.runtime.shards import (
+    MANIFEST,
+    ChecksumMismatchError,
+    ManifestError,
+    NotAShardStoreError,
+    ShardCorruptError,
+    ShardError,
+    ShardInfo,
+    ShardStore,
+)
 
-FORMAT = "bidlab-dd-store"
-VERSION = 1
-MANIFEST = "manifest.json"
-SPLITS = ("train", "validation", "test")
-#: Split of a deal = ``SPLIT_RULE[id % SPLIT_MODULUS]``.
-SPLIT_MODULUS = 10
-SPLIT_RULE = ("test", "validation") + ("train",) * 8
-_SHARD_NAME = re.compile(r"shard-(\d{6})\.npz")
+KIND = "dd-store"
+LEGACY_FORMAT = "bidlab-dd-store"
+SPLITS = _split.SPLITS
+SPLIT_MODULUS = _split.MODULUS
+SPLIT_RULE = _split.RULE
+split_of = _split.split_of
+split_mask = _split.split_mask
 
+#: Errors of a deal store are those of every shard store.
+StoreError = ShardError
+NotAStoreError = NotAShardStoreError
 
-class StoreError(BidlabError):
-    """A deal store is missing, malformed or inconsistent; the message names the file."""
-
-    def __init__(self, message: str, *, path: str | os.PathLike | None = None):
-        self.path = None if path is None else Path(path)
-        super().__init__(f"{path}: {message}" if path is not None else message)
-
-
-class NotAStoreError(StoreError):
-    """The directory is not a deal store (no manifest, or not a bidlab one)."""
-
-
-class ManifestError(StoreError):
-    """The manifest is not valid JSON or lacks required fields."""
-
-
-class ShardCorruptError(StoreError):
-    """A shard file is missing, truncated, unreadable or holds impossible values."""
-
-
-class ChecksumMismatchError(ShardCorruptError):
-    """A shard's sha256 differs from the one the manifest lists."""
+__all__ = [
+    "ChecksumMismatchError", "DealBatch", "DealShard", "DealStore", "MANIFEST", "ManifestError",
+    "NotAStoreError", "ShardCorruptError", "StoreError", "split_mask", "split_of",
+]
 
 
 class DealBatch(NamedTuple):
@@ -81,9 +71,10 @@ class DealBatch(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class ShardInfo:
-    """One manifest entry."""
+class DealShard:
+    """One shard of a deal store: its entry, with the deal ids it holds."""
 
+    index: int
     file: str
     first_id: int
     count: int
@@ -95,107 +86,75 @@ class ShardInfo:
     def ids(self) -> np.ndarray:
         return np.arange(self.first_id, self.first_id + self.count, dtype=np.int64)
 
-    def to_json(self) -> dict:
-        d = {"file": self.file, "first_id": self.first_id, "count": self.count, "sha256": self.sha256}
-        if self.meta:
-            d["meta"] = list(self.meta)
-        if self.source:
-            d["source"] = self.source
-        return d
+    @classmethod
+    def of(cls, info: ShardInfo) -> DealShard:
+        f = info.fields
+        return cls(info.index, info.file, int(f.get("first_id", -1)), info.count, info.sha256,
+                   tuple(f.get("meta", ())), str(f.get("source", "")))
 
 
-def split_of(ids: np.ndarray | int) -> np.ndarray:
-    """Split name(s) of deal id(s) by the fixed rule ``SPLIT_RULE[id % 10]``."""
-    return np.asarray(SPLIT_RULE)[np.asarray(ids) % SPLIT_MODULUS]
-
-
-def split_mask(ids: np.ndarray, split: str) -> np.ndarray:
-    """Boolean mask of the ids in ``split`` ('train', 'validation', 'test' or 'all')."""
-    if split == "all":
-        return np.ones(len(ids), dtype=bool)
-    if split not in SPLITS:
-        raise StoreError(f"unknown split {split!r} (expected one of {', '.join(SPLITS)} or 'all')")
-    buckets = np.flatnonzero(np.asarray(SPLIT_RULE) == split)
-    return np.isin(np.asarray(ids) % SPLIT_MODULUS, buckets)
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+def _upgrade_legacy(manifest: dict) -> dict | None:
+    """A ``bidlab-dd-store`` version 1 manifest in the shard store's format (same shard files)."""
+    if manifest.get("format") != LEGACY_FORMAT or manifest.get("version") != 1:
+        return None
+    shards = []
+    for s in manifest.get("shards", []):
+        if not isinstance(s, dict):
+            return None
+        m = re.fullmatch(r"shard-(\d{6})\.npz", str(s.get("file", "")))
+        entry = dict(s)
+        entry["index"] = int(m.group(1)) if m else -1
+        shards.append(entry)
+    return {"format": "bidlab-shards", "version": 1, "kind": KIND,
+            "job": manifest.get("generator") or None,
+            "meta": {"description": manifest.get("description", ""), "splits": manifest.get("splits")},
+            "shards": shards}
 
 
 class DealStore:
-    """A directory of shards of deals with their DD tables (see the module docstring).
+    """A folder of shards of deals with their DD tables (see the module docstring).
 
     >>> store = DealStore.open("path/to/store")          # doctest: +SKIP
     >>> deals, dd, ids = store.load("train")              # doctest: +SKIP
     """
 
-    def __init__(self, path: Path, manifest: dict, shards: tuple[ShardInfo, ...]):
-        self.path = path
-        self._manifest = manifest
-        self._shards = shards
+    def __init__(self, shards: ShardStore):
+        self._store = shards
+        self._shards = tuple(DealShard.of(s) for s in shards.shards)
+
+    @property
+    def path(self) -> Path:
+        return self._store.path
+
+    @property
+    def shard_store(self) -> ShardStore:
+        return self._store
 
     # ------------------------------------------------------------------ opening
     @classmethod
     def open(cls, path: str | os.PathLike) -> DealStore:
         """Open an existing store; :class:`NotAStoreError` if ``path`` is not one."""
-        p = Path(path)
-        mpath = p / MANIFEST
-        if not p.is_dir():
-            raise NotAStoreError("not a directory, so not a deal store", path=p)
-        if not mpath.is_file():
-            raise NotAStoreError(f"no {MANIFEST}, so not a deal store", path=p)
         try:
-            manifest = json.loads(mpath.read_text())
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise ManifestError(f"not valid JSON ({e})", path=mpath) from None
-        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-            raise NotAStoreError(f"manifest format is not {FORMAT!r}", path=mpath)
-        if manifest.get("version") != VERSION:
-            raise ManifestError(f"unsupported store version {manifest.get('version')!r}", path=mpath)
-        rule = manifest.get("splits", {})
-        if rule.get("modulus") != SPLIT_MODULUS or tuple(rule.get("rule", ())) != SPLIT_RULE:
+            store = ShardStore.open(path, KIND, upgrade=_upgrade_legacy)
+        except NotAShardStoreError as e:
+            raise NotAStoreError(f"{str(e).split(': ', 1)[-1]}, so not a deal store", path=e.path) from None
+        mpath = store.path / MANIFEST
+        if not _split.matches_record(store.meta.get("splits")):
             raise ManifestError("split rule differs from this bidlab's (id % 10: 0 test, 1 validation)",
                                 path=mpath)
-        try:
-            shards = tuple(
-                ShardInfo(file=s["file"], first_id=int(s["first_id"]), count=int(s["count"]),
-                          sha256=str(s["sha256"]), meta=tuple(s.get("meta", ())), source=s.get("source", ""))
-                for s in manifest["shards"]
-            )
-        except (KeyError, TypeError, ValueError) as e:
-            raise ManifestError(f"malformed shard entry ({e!r})", path=mpath) from None
-        for s in shards:
-            if not _SHARD_NAME.fullmatch(s.file):
-                raise ManifestError(f"bad shard file name {s.file!r}", path=mpath)
-        _check_disjoint(shards, mpath)
-        return cls(p, manifest, shards)
+        deal_store = cls(store)
+        for s in deal_store._shards:
+            if s.first_id < 0:
+                raise ManifestError(f"malformed shard entry ({s.file} has no first_id)", path=mpath)
+        _check_disjoint(deal_store._shards, mpath)
+        return deal_store
 
     @classmethod
     def create(cls, path: str | os.PathLike, *, generator: Mapping | None = None,
                description: str = "") -> DealStore:
         """Make an empty store at ``path`` (the directory may exist but must hold no manifest)."""
-        p = Path(path)
-        if p.exists() and not p.is_dir():
-            raise StoreError("exists and is not a directory", path=p)
-        if (p / MANIFEST).exists():
-            raise StoreError(f"already holds a {MANIFEST}; open it instead", path=p)
-        p.mkdir(parents=True, exist_ok=True)
-        manifest = {
-            "format": FORMAT,
-            "version": VERSION,
-            "description": description,
-            "splits": {"modulus": SPLIT_MODULUS, "rule": list(SPLIT_RULE),
-                       "note": "split of deal id i is rule[i % modulus]"},
-            "generator": dict(generator or {}),
-            "shards": [],
-        }
-        write_bytes_atomic(p / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())
-        return cls(p, manifest, ())
+        return cls(ShardStore.create(path, KIND, job=generator or None,
+                                     meta={"description": description, "splits": _split.rule_record()}))
 
     @classmethod
     def open_or_create(cls, path: str | os.PathLike, **create_kwargs) -> DealStore:
@@ -206,17 +165,17 @@ class DealStore:
 
     # ------------------------------------------------------------------ facts
     @property
-    def shards(self) -> tuple[ShardInfo, ...]:
+    def shards(self) -> tuple[DealShard, ...]:
         return self._shards
 
     @property
     def generator(self) -> dict:
         """Settings of ``bidlab dd generate`` that made this store (empty if imported)."""
-        return dict(self._manifest.get("generator", {}))
+        return dict(self._store.job or {})
 
     @property
     def description(self) -> str:
-        return self._manifest.get("description", "")
+        return self._store.meta.get("description", "")
 
     def __len__(self) -> int:
         return sum(s.count for s in self._shards)
@@ -237,27 +196,17 @@ class DealStore:
         return f"DealStore({str(self.path)!r}, {len(self)} deals in {len(self._shards)} shards)"
 
     # ------------------------------------------------------------------ reading
-    def read_shard(self, shard: ShardInfo | int, *, verify: bool = True) -> dict[str, np.ndarray]:
-        """Arrays of one shard ('deals', 'dd', 'meta_*'), checked against the manifest."""
+    def read_shard(self, shard: DealShard | int, *, verify: bool = True) -> dict[str, np.ndarray]:
+        """Arrays of one shard ('deals', 'dd', 'meta_*'), checked against the manifest.
+
+        An int is a position in :attr:`shards` (``-1`` the last), not a shard index.
+        """
         info = self._shards[shard] if isinstance(shard, int) else shard
-        path = self.path / info.file
-        if not path.is_file():
-            raise ShardCorruptError("shard listed in the manifest is missing", path=path)
-        data = path.read_bytes()
-        if verify:
-            digest = hashlib.sha256(data).hexdigest()
-            if digest != info.sha256:
-                raise ChecksumMismatchError(
-                    f"sha256 {digest[:16]}... does not match the manifest's {info.sha256[:16]}...", path=path)
-        try:
-            with np.load(io.BytesIO(data), allow_pickle=False) as z:
-                arrays = {k: z[k] for k in z.files}
-        except Exception as e:  # noqa: BLE001 - damaged bytes fail in zipfile, zlib, or numpy's header parser
-            raise ShardCorruptError(f"cannot read shard ({type(e).__name__}: {e})", path=path) from None
-        _check_arrays(arrays, info, path)
+        arrays = self._store.read_arrays(info.index, verify=verify)
+        _check_arrays(arrays, info, self.path / info.file)
         return arrays
 
-    def iter_shards(self, *, verify: bool = True) -> Iterator[tuple[ShardInfo, dict[str, np.ndarray]]]:
+    def iter_shards(self, *, verify: bool = True) -> Iterator[tuple[DealShard, dict[str, np.ndarray]]]:
         for info in self._shards:
             yield info, self.read_shard(info, verify=verify)
 
@@ -309,7 +258,7 @@ class DealStore:
 
     # ------------------------------------------------------------------ writing
     def append(self, deals: np.ndarray, dd: np.ndarray, *, first_id: int | None = None,
-               meta: Mapping[str, np.ndarray] | None = None, source: str = "") -> ShardInfo:
+               meta: Mapping[str, np.ndarray] | None = None, source: str = "") -> DealShard:
         """Write one new shard (atomically) and list it in the manifest; returns its entry.
 
         ``first_id`` defaults to the next unused id; the shard's ids must not overlap
@@ -329,38 +278,30 @@ class DealStore:
             if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
                 raise StoreError(f"bad metadata name {name!r} (lowercase letters, digits, _)")
             arrays["meta_" + name] = np.ascontiguousarray(arr)
-        index = max((int(_SHARD_NAME.fullmatch(s.file).group(1)) + 1 for s in self._shards), default=0)
-        name = f"shard-{index:06d}.npz"
-        info = ShardInfo(name, first, n, "", tuple(sorted(meta or ())), source)
-        _check_arrays(arrays, info, self.path / name)
+        index = max((s.index + 1 for s in self._shards), default=0)
+        info = DealShard(index, f"shard-{index:06d}.npz", first, n, "", tuple(sorted(meta or ())), source)
+        _check_arrays(arrays, info, self.path / info.file)
         _check_disjoint(self._shards + (info,), self.path / MANIFEST)
-
-        buf = io.BytesIO()
-        np.savez_compressed(buf, **arrays)
-        data = buf.getvalue()
-        info = ShardInfo(name, first, n, hashlib.sha256(data).hexdigest(), info.meta, source)
-        # Re-read the manifest: another writer must not have changed it under us.
-        current = DealStore.open(self.path)
-        if current._shards != self._shards:
+        # Another writer must not have changed the store under us.
+        if ShardStore.open(self.path, KIND, upgrade=_upgrade_legacy).shards != self._store.shards:
             raise StoreError("store changed on disk since it was opened; reopen and retry", path=self.path)
-        write_bytes_atomic(self.path / name, data)
-        manifest = dict(self._manifest)
-        manifest["shards"] = [s.to_json() for s in self._shards + (info,)]
-        write_bytes_atomic(self.path / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())
-        self._manifest, self._shards = manifest, self._shards + (info,)
-        return info
+        fields = {"first_id": first}
+        if info.meta:
+            fields["meta"] = list(info.meta)
+        if source:
+            fields["source"] = source
+        written = DealShard.of(self._store.write_arrays(index, arrays, count=n, **fields))
+        self._shards = self._shards + (written,)
+        return written
 
     def set_generator(self, generator: Mapping) -> None:
         """Record the generator settings (only while the store is empty)."""
         if self._shards:
             raise StoreError("generator settings are fixed once the store has shards", path=self.path)
-        manifest = dict(self._manifest)
-        manifest["generator"] = dict(generator)
-        write_bytes_atomic(self.path / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())
-        self._manifest = manifest
+        self._store.set_job(generator)
 
 
-def _check_disjoint(shards: tuple[ShardInfo, ...], where: Path) -> None:
+def _check_disjoint(shards: tuple[DealShard, ...], where: Path) -> None:
     files = [s.file for s in shards]
     if len(set(files)) != len(files):
         raise ManifestError("a shard file is listed twice", path=where)
@@ -373,7 +314,7 @@ def _check_disjoint(shards: tuple[ShardInfo, ...], where: Path) -> None:
             raise ManifestError(f"{s.file}: bad id range (first_id {s.first_id}, count {s.count})", path=where)
 
 
-def _check_arrays(arrays: dict[str, np.ndarray], info: ShardInfo, path: Path) -> None:
+def _check_arrays(arrays: dict[str, np.ndarray], info: DealShard, path: Path) -> None:
     """Shapes, dtypes and values a shard must have; raises :class:`ShardCorruptError`."""
     n = info.count
     deals, dd = arrays.get("deals"), arrays.get("dd")

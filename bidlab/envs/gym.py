@@ -2,7 +2,7 @@
 
 Needs the optional ``gymnasium`` package (``pip install bidlab[envs]``). The agent controls
 the seats of ``side`` (North-South by default); the other two seats call by ``opponent``, a
-bidlab :class:`~bidlab.agents.base.Agent` or a function ``(observation480, legal_mask) ->
+bidlab policy (:class:`~bidlab.envs.rollout.Policy`: any agent) or a function ``(observation480, legal_mask) ->
 call id``, uniformly random legal calls by default. Observations are dicts with the
 openspiel480 view of the agent's seat to act and the 38-call ``action_mask``; the reward,
 given when the auction ends, is the side's double-dummy score divided by ``reward_scale``.
@@ -26,9 +26,7 @@ try:
 except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("bidlab.envs.gym needs gymnasium: pip install 'bidlab[envs]'") from e
 
-from bidlab.bridge.board import Vulnerability
-from bidlab.bridge.calls import NUM_CALLS, Call
-from bidlab.cards import Deal, Seat
+from bidlab.bridge.calls import NUM_CALLS
 from bidlab.envs._single import OPENSPIEL480, SingleTable
 from bidlab.envs.auction import EnvError
 
@@ -103,13 +101,8 @@ class BiddingEnv(gymnasium.Env):
         opp = self._opponent
         if opp is None:
             return int(self._opp_rng.choice(np.flatnonzero(mask)))
-        if hasattr(opp, "act"):
-            env = self.table.env
-            from bidlab.agents.base import BiddingView
-
-            view = BiddingView(Seat(seat), Deal.from_array(env.deals[0])[seat], env.auction(0),
-                               Vulnerability(int(env.vulnerability[0])))
-            return Call.parse(opp.act(view)).id
+        if hasattr(opp, "decide"):  # a bidlab policy: it decides on the table's array state
+            return int(opp.decide(self.table.env.state.take([0])).calls[0])
         fn: Callable[[np.ndarray, np.ndarray], Any] = opp
         return int(fn(self.table.observation(seat), mask))
 

@@ -40,7 +40,8 @@ from bidlab.envs.rollout import Scores, duplicate
 from bidlab.envs.state import AuctionState
 from bidlab.errors import BidlabError
 from bidlab.fileio import write_json_atomic, write_text_atomic
-from bidlab.parallel import run_tasks
+from bidlab.runtime.executor import ExecutorConfig, run_tasks
+from bidlab.runtime.stats import Estimate, fmt, mean_se
 
 
 class MatchError(BidlabError):
@@ -77,9 +78,11 @@ class MatchSummary:
     extra: dict = field(default_factory=dict)
 
     def line(self) -> str:
-        return (f"{self.agent_a} vs {self.agent_b}: {self.imps_per_board:+.2f} ± {self.standard_error:.2f} "
+        imps = Estimate(self.imps_per_board, self.standard_error, self.boards)
+        return (f"{self.agent_a} vs {self.agent_b}: {imps.format(signed=True)} "
                 f"IMPs/board for {self.agent_a} over {self.boards} boards; vs par: "
-                f"{self.agent_a} {self.a_vs_par:+.2f}, {self.agent_b} {self.b_vs_par:+.2f} IMPs/table")
+                f"{self.agent_a} {fmt(self.a_vs_par, signed=True)}, {self.agent_b} {fmt(self.b_vs_par, signed=True)} "
+                "IMPs/table")
 
 
 def _open_store(store: str | None):
@@ -228,7 +231,7 @@ class Match:
             if progress:
                 progress(state["done"], self.cfg.boards)
 
-        run_tasks(_run_chunk, [self._task(k) for k in pending], workers, save)
+        run_tasks(_run_chunk, [self._task(k) for k in pending], save, ExecutorConfig(workers=workers))
         return self.finish()
 
     def _chunk_len(self, k: int) -> int:
@@ -263,18 +266,17 @@ class Match:
 
 def summarize(records: list[dict], agent_a: str, agent_b: str) -> MatchSummary:
     """IMPs/board for A with its standard error, and each side's average IMPs vs par."""
-    x = np.array([r["imps_a"] for r in records], dtype=float)
+    # Each record is one board with both rooms, so the IMPs are already paired by deal.
+    imps_a = mean_se([r["imps_a"] for r in records])
     a_par = np.array([v for r in records for v in r["a_vs_par"]], dtype=float)
-    n = len(x)
-    se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-    a_se = float(a_par.std(ddof=1) / math.sqrt(len(a_par))) if len(a_par) > 1 else float("nan")
+    a_vs_par = mean_se(a_par)
     return MatchSummary(
-        boards=n,
-        imps_per_board=float(x.mean()),
-        standard_error=se,
-        a_vs_par=float(a_par.mean()),
-        b_vs_par=float(-a_par.mean()),
-        a_vs_par_se=a_se,
+        boards=imps_a.n,
+        imps_per_board=imps_a.mean,
+        standard_error=imps_a.se,
+        a_vs_par=a_vs_par.mean,
+        b_vs_par=-a_vs_par.mean,
+        a_vs_par_se=a_vs_par.se,
         table_abs_vs_par=float(np.abs(a_par).mean()),
         agent_a=agent_a,
         agent_b=agent_b,

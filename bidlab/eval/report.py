@@ -21,6 +21,7 @@ from bidlab.bridge.calls import Call, Strain
 from bidlab.cards import Deal, Seat
 from bidlab.eval.match import load_results, summarize
 from bidlab.fileio import write_text_atomic
+from bidlab.runtime.stats import fmt
 
 #: The opening bids of Qiu Table V, in its order.
 TABLE_V_BIDS = tuple(Call.parse(b) for b in
@@ -157,8 +158,8 @@ def build_report(paths: list[str], out: str | os.PathLike) -> Path:
               "|---|---|---|---|---|---|"]
     for m in matches:
         s = m["summary"]
-        lines.append(f"| {s.agent_a} vs {s.agent_b} | {s.boards} | {s.imps_per_board:+.2f} | {s.standard_error:.2f} "
-                     f"| {s.a_vs_par:+.2f} | {s.b_vs_par:+.2f} |")
+        lines.append(f"| {s.agent_a} vs {s.agent_b} | {s.boards} | {fmt(s.imps_per_board, signed=True)} "
+                     f"| {fmt(s.standard_error)} | {fmt(s.a_vs_par, signed=True)} | {fmt(s.b_vs_par, signed=True)} |")
     lines.append("")
 
     for kind, matrix_fn, fig_name in (("Opening bids", opening_matrix, "openings"),

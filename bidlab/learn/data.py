@@ -38,7 +38,7 @@ from bidlab.envs.rollout import rollout
 from bidlab.envs.state import AuctionState, encode_openspiel480, init
 from bidlab.errors import BidlabError, FileFormatError
 from bidlab.fileio import write_bytes_atomic, write_json_atomic
-from bidlab.parallel import run_tasks
+from bidlab.runtime.executor import ExecutorConfig, run_tasks
 
 FORMAT = "bidlab-auctions"
 MANIFEST = "manifest.json"
@@ -211,7 +211,7 @@ def generate_expert(out: str | os.PathLike, boards: int, *, teacher: str = "sayc
         if progress:
             progress(state["done"], boards)
 
-    run_tasks(_bid_shard, tasks, workers, save)
+    run_tasks(_bid_shard, tasks, save, ExecutorConfig(workers=workers))
     return aset
 
 
@@ -302,10 +302,3 @@ def batch_features(arrays: AuctionArrays, board: np.ndarray, step: np.ndarray,
                             hist, out=out)
     legal = rules.legal_masks(hist)
     return x, legal, labels
-
-
-def split_boards(n: int, every: int = 20) -> tuple[np.ndarray, np.ndarray]:
-    """(train, held-out) board indices: every ``every``-th board is held out."""
-    idx = np.arange(n)
-    held = idx % every == every - 1
-    return idx[~held], idx[held]

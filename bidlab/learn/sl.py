@@ -1,13 +1,15 @@
 """Supervised learning of the policy net from expert auctions (Qiu et al. Sec. III, VI-A).
 
 Cross-entropy between the legal-masked policy and the expert's call at every state of
-every auction; Adam at 1e-4 with batch 512 (the paper's values). Every epoch reports
-held-out accuracy (greedy call == expert call on boards never trained on).
+every auction; Adam at 1e-4 with batch 512 (the paper's values). Boards are split by
+:mod:`bidlab.runtime.split` (board id = position in its auction set): training uses the
+``train`` boards, every epoch reports accuracy (greedy call == expert call) on the
+``validation`` boards and keeps the best model by it, and ``test`` boards are never seen.
 
 The output folder holds ``checkpoint.safetensors`` (weights, Adam moments) and
 ``state.json`` (epoch, step, metrics) written atomically every ``checkpoint_every``
 steps and at each epoch's end; ``model.safetensors`` + ``model.json`` (the best model by
-held-out accuracy); and TensorBoard logs in ``tb/``. Rerunning the same command after a
+validation accuracy); and TensorBoard logs in ``tb/``. Rerunning the same command after a
 kill resumes from the last checkpoint; batches are drawn from a permutation seeded by
 (seed, epoch), so a resumed run sees the same batches as an uninterrupted one.
 """
@@ -19,7 +21,7 @@ import math
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -28,8 +30,10 @@ import torch.nn.functional as F
 
 from bidlab.errors import BidlabError
 from bidlab.fileio import write_bytes_atomic, write_json_atomic
-from bidlab.learn.data import AuctionArrays, AuctionSet, batch_features, node_call_pairs, split_boards
-from bidlab.learn.nets import PolicyNet, build, load_model, preset, save_model
+from bidlab.learn.data import AuctionArrays, AuctionSet, batch_features, node_call_pairs
+from bidlab.nets import NetConfig, PolicyNet, build, load_model, policy_cpu, policy_paper, save_model
+from bidlab.runtime.progress import ProgressTask, task_or_null
+from bidlab.runtime.split import check_split, split_mask
 
 
 class TrainingError(BidlabError):
@@ -38,27 +42,34 @@ class TrainingError(BidlabError):
 
 @dataclass(frozen=True)
 class SLConfig:
-    """Hyperparameters of supervised learning. ``paper()`` gives Qiu et al.'s net."""
+    """Hyperparameters of supervised learning, the policy net's shape included.
 
-    preset: str = "cpu"
+    ``paper()`` is Qiu et al.'s (Sec. VI-A: 4 x 2048 net, Adam 1e-4, batch 512);
+    ``cpu()`` the shipped model's 4 x 512 net with the same optimiser settings.
+    """
+
+    net: NetConfig = field(default_factory=policy_cpu)
     lr: float = 1e-4
     batch_size: int = 512
     epochs: int = 8
     seed: int = 0
     device: str = "cpu"
     checkpoint_every: int = 1000   # steps
-    heldout_every: int = 20        # every 20th board is held out
     init: str | None = None        # start from this saved policy (fine-tuning) instead of random weights
     max_steps: int | None = None   # stop early (tests, quick runs)
     eval_batch: int = 4096
 
     @classmethod
     def paper(cls, **kw) -> SLConfig:
-        return cls(**{"preset": "paper", **kw})
+        return cls(**{"net": policy_paper(), **kw})
 
     @classmethod
     def cpu(cls, **kw) -> SLConfig:
-        return cls(**kw)
+        return cls(**{"net": policy_cpu(), **kw})
+
+    def __post_init__(self) -> None:
+        if self.net.kind != "policy":
+            raise TrainingError(f"supervised learning trains a policy net, not a {self.net.kind} net")
 
     def training_key(self) -> dict:
         """Settings that must not change between a run and its resumption."""
@@ -109,7 +120,7 @@ def save_checkpoint(out: Path, net: torch.nn.Module, opt: torch.optim.Optimizer,
 
 def evaluate(net: PolicyNet, arrays: AuctionArrays, boards: np.ndarray, device: str,
              batch: int = 4096) -> dict[str, float]:
-    """Held-out accuracy and cross-entropy of the greedy policy against the expert's calls."""
+    """Accuracy and cross-entropy of the greedy policy against the expert's calls on ``boards``."""
     sub = arrays.subset(boards)
     b, s = node_call_pairs(sub)
     correct, total, loss_sum = 0, 0, 0.0
@@ -126,23 +137,37 @@ def evaluate(net: PolicyNet, arrays: AuctionArrays, boards: np.ndarray, device: 
     return {"accuracy": correct / max(total, 1), "loss": loss_sum / max(total, 1), "pairs": total}
 
 
+def board_ids(paths_lengths: list[int]) -> np.ndarray:
+    """Board ids of concatenated auction sets: each set numbers its boards from 0."""
+    return np.concatenate([np.arange(n, dtype=np.int64) for n in paths_lengths]) if paths_lengths else \
+        np.empty(0, np.int64)
+
+
 def train_sl(data: str | os.PathLike | list[str], out: str | os.PathLike, cfg: SLConfig,
-             progress: Callable[[dict], None] | None = None) -> dict:
-    """Train (or resume) a policy net on one or more auction sets; returns the final metrics."""
+             progress: ProgressTask | None = None, on_epoch: Callable[[dict], None] | None = None) -> dict:
+    """Train (or resume) a policy net on one or more auction sets; returns the final state.
+
+    ``progress`` counts steps over all epochs and notes the loss; ``on_epoch`` gets each
+    epoch's validation metrics.
+    """
+    progress = task_or_null(progress)
     torch.manual_seed(cfg.seed)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     paths = [data] if isinstance(data, (str, os.PathLike)) else list(data)
-    arrays = AuctionArrays.concat([AuctionSet.open(p).load() for p in paths])
-    if len(arrays) < 2:
-        raise TrainingError("need at least 2 boards of expert auctions to train and hold out")
-    every = min(cfg.heldout_every, len(arrays))
-    train_boards, held_boards = split_boards(len(arrays), every)
+    sets = [AuctionSet.open(p).load() for p in paths]
+    arrays = AuctionArrays.concat(sets)
+    ids = board_ids([len(a) for a in sets])
+    train_boards = np.flatnonzero(split_mask(ids, "train"))
+    held_boards = np.flatnonzero(split_mask(ids, "validation"))
+    if len(train_boards) == 0 or len(held_boards) == 0:
+        raise TrainingError(f"need expert auctions in both the train and validation splits (boards with id % 10 "
+                            f"== 1 validate); {len(arrays)} boards have {len(train_boards)} and {len(held_boards)}")
     train = arrays.subset(train_boards)
     tb, ts = node_call_pairs(train)
     steps_per_epoch = math.ceil(len(tb) / cfg.batch_size)
 
-    net_cfg = preset("policy", cfg.preset)
+    net_cfg = cfg.net
     net = build(net_cfg).to(cfg.device)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     state = {"config": cfg.training_key(), "data": [str(p) for p in paths], "boards": len(arrays),
@@ -153,9 +178,13 @@ def train_sl(data: str | os.PathLike | list[str], out: str | os.PathLike, cfg: S
         start, _ = load_model(cfg.init)
         if start.cfg != net_cfg:
             raise TrainingError(f"--init model {cfg.init} is a {start.cfg.kind} net of preset {start.cfg.preset!r}, "
-                                f"not the {cfg.preset!r} policy being trained")
+                                f"not the {net_cfg.preset!r} policy being trained")
         net.load_state_dict(start.state_dict())
     writer = _tensorboard(out / "tb")
+    total_steps = steps_per_epoch * cfg.epochs
+    if cfg.max_steps is not None:
+        total_steps = min(total_steps, cfg.max_steps)
+    progress.start(total_steps, min(state["step"], total_steps))
 
     x_buf = np.zeros((cfg.batch_size, net_cfg.input_dim), dtype=np.float32)
     t0, done_pairs = time.time(), 0
@@ -177,11 +206,11 @@ def train_sl(data: str | os.PathLike | list[str], out: str | os.PathLike, cfg: S
             done_pairs += len(idx)
             if writer:
                 writer.add_scalar("train/loss", loss.item(), state["step"])
-            if progress:
-                progress({"epoch": state["epoch"], "step_in_epoch": k + 1, "steps_per_epoch": steps_per_epoch,
-                          "loss": loss.item(), "pairs_per_s": done_pairs / max(time.time() - t0, 1e-9)})
             if state["step"] % cfg.checkpoint_every == 0:
                 save_checkpoint(out, net, opt, state)
+            progress.note(f"epoch {state['epoch'] + 1}  loss {loss.item():.3f}  "
+                          f"{done_pairs / max(time.time() - t0, 1e-9):.0f} pairs/s")
+            progress.advance(1)
         if cfg.max_steps is not None and state["step"] >= cfg.max_steps and state["step_in_epoch"] < steps_per_epoch:
             save_checkpoint(out, net, opt, state)
             break
@@ -189,17 +218,17 @@ def train_sl(data: str | os.PathLike | list[str], out: str | os.PathLike, cfg: S
         metrics.update(epoch=state["epoch"] + 1, step=state["step"])
         state["history"].append(metrics)
         if writer:
-            writer.add_scalar("heldout/accuracy", metrics["accuracy"], state["epoch"] + 1)
-            writer.add_scalar("heldout/loss", metrics["loss"], state["epoch"] + 1)
+            writer.add_scalar("validation/accuracy", metrics["accuracy"], state["epoch"] + 1)
+            writer.add_scalar("validation/loss", metrics["loss"], state["epoch"] + 1)
         if metrics["accuracy"] > state["best_accuracy"]:
             state["best_accuracy"] = metrics["accuracy"]
             save_model(out / "model", net, info={"trained_on": state["data"], "sl": cfg.training_key(),
-                                                 "heldout": metrics, "epoch": state["epoch"] + 1})
+                                                 "validation": metrics, "epoch": state["epoch"] + 1})
         state["epoch"] += 1
         state["step_in_epoch"] = 0
         save_checkpoint(out, net, opt, state)
-        if progress:
-            progress({"epoch_done": state["epoch"], **metrics})
+        if on_epoch is not None:
+            on_epoch({"epoch_done": state["epoch"], **metrics})
     if writer:
         writer.close()
     return state
@@ -232,15 +261,13 @@ def _tensorboard(path: Path):
     return SummaryWriter(str(path))
 
 
-def heldout_accuracy(model: str | os.PathLike, data: str | os.PathLike, heldout_every: int | None = 20) -> dict:
-    """Accuracy of a saved model on the held-out boards of an auction set (all boards if
-    ``heldout_every`` is None, for a set the model never saw)."""
+def heldout_accuracy(model: str | os.PathLike, data: str | os.PathLike, split: str = "test") -> dict:
+    """Accuracy of a saved model on the boards of an auction set in ``split`` (``test`` by
+    default, the boards training never sees; ``all`` for a set the model never saw)."""
+    check_split(split)
     net, _ = load_model(model)
     arrays = AuctionSet.open(data).load()
-    if heldout_every is None:
-        held = np.arange(len(arrays))
-    else:
-        _, held = split_boards(len(arrays), min(heldout_every, len(arrays)))
+    held = np.flatnonzero(split_mask(board_ids([len(arrays)]), split))
     return evaluate(net, arrays, held, "cpu")
 
 

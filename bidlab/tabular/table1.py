@@ -3,23 +3,22 @@
 Per column and seed: run CFR for 1,000 iterations from a seeded random start, report the value
 of its purified last iterate (the CFR1k row), then run JPS (paper settings, :meth:`JPSConfig.paper`)
 from the *unpurified* last iterate, as the authors' ``main.cpp`` does, and report the final value
-(the CFR1k+JPS row). Finished seeds go into a JSON file (written atomically) so a killed run
-resumes where it stopped; the same seed gives the same numbers.
+(the CFR1k+JPS row). Each column is a :class:`~bidlab.runtime.shards.ShardStore` (folder
+``RESULTS/<game>``) with one shard per finished seed, so a killed run resumes where it stopped,
+several processes may share a column (each seed is written by one of them), and the same seed
+gives the same numbers.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import json
-import math
 import os
-import tempfile
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from bidlab.runtime.shards import ShardExistsError, ShardStore
+from bidlab.runtime.stats import mean_se
 from bidlab.tabular.cfr import CFRConfig, run_cfr
 from bidlab.tabular.games import TabularError, make_game
 from bidlab.tabular.jps import JPSConfig, run_jps
@@ -99,63 +98,50 @@ def run_seed_samples(spec: str, seed: int, samples: list[int]) -> dict:
     return out
 
 
-def load_results(path: Path) -> dict:
-    if not path.exists():
-        return {"columns": {}}
-    try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as e:
-        raise TabularError(f"{path}: checkpoint is not valid JSON ({e})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("columns"), dict):
-        raise TabularError(f"{path}: checkpoint has no 'columns' object")
-    return data
+def column_folder(results: str | os.PathLike, spec: str) -> Path:
+    """Folder of one column's seeds under the results folder (``mini_bridge:4`` -> ``mini_bridge-4``)."""
+    return Path(results) / spec.replace(":", "-")
 
 
-def save_results(path: Path, data: dict) -> None:
-    """Atomic write: a temporary file in the same directory, then ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f, indent=1)
-    os.replace(tmp, path)
+def _job(spec: str, table: str, settings: dict | None) -> dict:
+    """What determines a column's numbers: a store of other settings is refused, not mixed in."""
+    return {"table": table, "game": spec, "cfr": asdict(CFRConfig.paper()), "jps": "JPSConfig.paper(game)",
+            **(settings or {})}
 
 
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """Serialize read-modify-write of the checkpoint between worker processes."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_name(path.name + ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+def load_column(results: str | os.PathLike, spec: str) -> list[dict]:
+    """The finished seeds of a column (empty if none), in seed order."""
+    folder = column_folder(results, spec)
+    if not folder.exists():
+        return []
+    return sorted(ShardStore.open(folder).iter_records(), key=lambda r: r["seed"])
 
 
 def run_column(
     spec: str,
     seeds: int,
-    path: Path,
+    results: str | os.PathLike,
     on_seed: Callable[[dict], None] | None = None,
     first_seed: int = 0,
     runner: Callable[[str, int], dict] | None = None,
+    table: str = "table1",
+    settings: dict | None = None,
 ) -> list[dict]:
-    """Run seeds ``first_seed..seeds-1`` of a column, skipping those already in the checkpoint
-    (re-read before each seed, so several workers can share a column from different starts)."""
+    """Run seeds ``first_seed..seeds-1`` of a column, skipping those already finished (by this
+    or another process: the store is re-read before each seed). ``settings`` adds to the job's
+    identity what ``runner`` depends on."""
+    store = ShardStore.open_job(column_folder(results, spec), f"tabular-{table}", _job(spec, table, settings))
     for seed in range(first_seed, seeds):
-        if any(r["seed"] == seed for r in load_results(path)["columns"].get(spec, [])):
+        if store.refresh().has(seed):
             continue
         rec = (runner or run_seed)(spec, seed)
-        with _locked(path):  # another worker may have written meanwhile
-            data = load_results(path)
-            col = [r for r in data["columns"].get(spec, []) if r["seed"] != seed]
-            col.append(rec)
-            col.sort(key=lambda r: r["seed"])
-            data["columns"][spec] = col
-            save_results(path, data)
+        try:
+            store.write_records(seed, [rec])
+        except ShardExistsError:  # another worker finished this seed meanwhile
+            continue
         if on_seed is not None:
             on_seed(rec)
-    return [r for r in load_results(path)["columns"].get(spec, []) if first_seed <= r["seed"] < seeds]
+    return [r for r in load_column(results, spec) if first_seed <= r["seed"] < seeds]
 
 
 @dataclass(frozen=True)
@@ -169,20 +155,10 @@ class Summary:
     jps_best: float
 
 
-def _mean_se(xs: list[float]) -> tuple[float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return m, float("nan")
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, math.sqrt(var / n)
-
-
 def summarize(records: list[dict]) -> Summary:
     if not records:
         raise TabularError("no finished seeds to summarize")
     cfr = [r["cfr_pure"] for r in records]
     jps = [r["jps"] for r in records]
-    cm, cs = _mean_se(cfr)
-    jm, js = _mean_se(jps)
-    return Summary(len(records), cm, cs, max(cfr), jm, js, max(jps))
+    c, j = mean_se(cfr), mean_se(jps)
+    return Summary(len(records), c.mean, c.se, max(cfr), j.mean, j.se, max(jps))

@@ -1,11 +1,10 @@
-"""Encoders against OpenSpiel (North dealing) and hand-worked cases for every dealer."""
+"""Encoders without any oracle library: hand-worked cases for every dealer, the value and JPS
+encodings, buffers and bad input. The OpenSpiel parity tests are in test_features_openspiel.py."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from bidlab.bridge import Auction, Call, Vulnerability
 from bidlab.bridge.features import (
@@ -13,68 +12,11 @@ from bidlab.bridge.features import (
     JPS267,
     OPENSPIEL_CARD,
     encode_jps267,
-    openspiel_deal_actions,
 )
 from bidlab.bridge.rules import legal_masks
 from bidlab.cards import Deal, Seat, random_deals
 from bidlab.envs.state import StateError, encode_openspiel480, encode_value636, observe, views_state
-
-pyspiel = pytest.importorskip("pyspiel")
-
-MAX_LEN = 320
-
-
-def random_auction_states(n_auctions: int, seed: int, dealer=None):
-    """All non-final states of random auctions (uniform legal calls, scalar Auction)."""
-    rng = np.random.default_rng(seed)
-    deals = random_deals(n_auctions, seed=seed)
-    states = []
-    for i in range(n_auctions):
-        d = int(rng.integers(4)) if dealer is None else dealer
-        vul = int(rng.integers(4))
-        a = Auction(Seat(d))
-        # Random policy biased towards pass so that auctions are long and varied as well.
-        while not a.is_over:
-            states.append((i, d, vul, tuple(c.id for c in a.calls)))
-            legal = a.legal_calls()
-            if rng.random() < 0.5:
-                call = legal[0]
-            else:
-                call = legal[int(rng.integers(len(legal)))]
-            a = a.with_call(call)
-    return deals, states
-
-
-def batch(deals, states):
-    n = len(states)
-    d = np.array([s[1] for s in states])
-    v = np.array([s[2] for s in states])
-    L = max(len(s[3]) for s in states) or 1
-    h = np.full((n, L), -1, dtype=np.int8)
-    for j, s in enumerate(states):
-        h[j, :len(s[3])] = s[3]
-    return deals[[s[0] for s in states]], d, v, h
-
-
-_GAMES: dict = {}
-
-
-def openspiel_tensor(holders, vul, calls):
-    """OpenSpiel's observation_tensor()[4:484] with North dealing."""
-    game_cache = _GAMES
-    v = Vulnerability(vul)
-    key = (v.is_vulnerable(0, side=True), v.is_vulnerable(1, side=True))
-    if key not in game_cache:
-        game_cache[key] = pyspiel.load_game(
-            "bridge", {"use_double_dummy_result": False, "dealer_vul": key[0], "non_dealer_vul": key[1]})
-    s = game_cache[key].new_initial_state()
-    for a in openspiel_deal_actions(holders):
-        s.apply_action(a)
-    for c in calls:
-        s.apply_action(52 + c)
-    buf = np.zeros(game_cache[key].observation_tensor_size(), np.float32)
-    s.write_observation_tensor(buf)
-    return s, buf[4:484]
+from tests.bridge.auction_states import batch, random_auction_states
 
 
 def test_card_order_conversion_is_a_bijection():
@@ -82,42 +24,6 @@ def test_card_order_conversion_is_a_bijection():
     assert (BIDLAB_CARD[OPENSPIEL_CARD] == np.arange(52)).all()
     # bidlab's Ace of spades (3*13+12 = 51) is OpenSpiel's 12*4+3 = 51; 2 of diamonds 13 -> 1
     assert OPENSPIEL_CARD[13] == 1 and OPENSPIEL_CARD[51] == 51 and OPENSPIEL_CARD[12] == 48
-
-
-def test_openspiel_deal_actions_deal_the_given_hands():
-    holders = random_deals(1, seed=3)[0]
-    s = pyspiel.load_game("bridge").new_initial_state()
-    for a in openspiel_deal_actions(holders):
-        s.apply_action(a)
-    # OpenSpiel's own 52-card hand bits for the player to act (North) match North's hand.
-    t = np.array(s.observation_tensor())[432:484]
-    assert (t[OPENSPIEL_CARD] == (holders == 0)).all()
-
-
-def test_parity_with_openspiel_north_dealing_10000_states():
-    deals, states = random_auction_states(1300, seed=11, dealer=0)
-    states = states[:10_500]
-    assert len(states) >= 10_000
-    mine = encode_openspiel480(*batch(deals, states))
-    for j, (i, _, vul, calls) in enumerate(states):
-        _, ref = openspiel_tensor(deals[i], vul, calls)
-        if not np.array_equal(mine[j], ref):
-            diff = np.flatnonzero(mine[j] != ref)
-            raise AssertionError(f"state {j} {calls} vul {vul}: differs at {diff.tolist()}")
-
-
-def test_openspiel_tensor_same_with_and_without_double_dummy_result():
-    holders = random_deals(1, seed=5)[0]
-    tensors = []
-    for dd in (True, False):
-        g = pyspiel.load_game("bridge", {"use_double_dummy_result": dd})
-        s = g.new_initial_state()
-        for a in openspiel_deal_actions(holders):
-            s.apply_action(a)
-        for c in (3, 1, 0, 9):
-            s.apply_action(52 + c)
-        tensors.append(np.array(s.observation_tensor())[4:484])
-    assert np.array_equal(tensors[0], tensors[1])
 
 
 # Hand-worked cases: (dealer, calls, vulnerability, expected ones among the 428 auction values)
@@ -150,21 +56,6 @@ def test_hand_worked_relative_seats_for_other_dealers(dealer, text, vul, expecte
     they = vul.is_vulnerable(observer.lho)
     assert out[:4].tolist() == [not we, we, not they, they]
     assert (out[428:][OPENSPIEL_CARD] == (holders == int(observer))).all()
-
-
-def test_other_dealer_equals_openspiel_with_seats_renamed():
-    """Rotating the table so the dealer becomes North must not change any relative seat:
-    our encoding for dealer d equals OpenSpiel's (North dealing) on the deal rotated by -d."""
-    deals, states = random_auction_states(60, seed=21)
-    mine = encode_openspiel480(*batch(deals, states))
-    for j, (i, d, vul, calls) in enumerate(states):
-        rotated = (deals[i].astype(int) - d) % 4
-        v = Vulnerability(vul)
-        # after renaming, the dealer's side is "NS" in OpenSpiel
-        vmap = {(False, False): 0, (True, False): 1, (False, True): 2, (True, True): 3}
-        rv = vmap[(v.is_vulnerable(d), v.is_vulnerable((d + 1) % 4))]
-        _, ref = openspiel_tensor(rotated, rv, calls)
-        assert np.array_equal(mine[j], ref), (j, d, calls)
 
 
 def test_value636_hidden_hands_are_lho_partner_rho():
@@ -263,24 +154,3 @@ def test_views_state_encodes_as_the_deal_does():
     width = max(int(vs.length.max()), 1)
     own = encode_jps267(vs.deals, vs.dealer, vs.vulnerability, vs.history[:, :width])
     assert np.array_equal(own, encode_jps267(*args))
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.lists(st.integers(0, 10**6), max_size=60), st.integers(0, 3), st.integers(0, 2**32 - 1))
-def test_any_legal_auction_matches_openspiel(choices, vul, deal_seed):
-    """Hypothesis: any legal auction (North dealing), checked after every call."""
-    holders = random_deals(1, seed=deal_seed)[0]
-    a = Auction(Seat.N)
-    states = [()]
-    for ch in choices:
-        legal = a.legal_calls()
-        a = a.with_call(legal[ch % len(legal)])
-        if a.is_over:
-            break
-        states.append(tuple(c.id for c in a.calls))
-    for calls in states:
-        h = np.full((1, max(len(calls), 1)), -1)
-        h[0, :len(calls)] = calls
-        mine = encode_openspiel480(holders[None], [0], [vul], h)[0]
-        _, ref = openspiel_tensor(holders, vul, calls)
-        assert np.array_equal(mine, ref), calls

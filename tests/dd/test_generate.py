@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 
 import numpy as np
@@ -39,27 +40,50 @@ def _check_complete(path, n, shard_size, seed):
     return store
 
 
+def _wait_for(path, proc):
+    """Wait until the child writes ``path`` (it then blocks until killed); no timing guesses."""
+    while not path.exists():
+        assert proc.poll() is None, "the job ended before reaching the kill point"
+        time.sleep(0.02)
+
+
 def test_sigkill_mid_run_then_resume_gives_a_complete_store(tmp_path):
-    out = tmp_path / "gen"
-    args = CLI + ["dd", "generate", "--deals", "12", "--out", str(out), "--seed", "7",
-                  "--shard-size", "4", "--threads", "1"]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    """The job is killed at a known point: shard 0 saved, shard 1 solved but not yet saved.
+
+    The child reports through its progress task, which writes a marker file when 8 deals
+    are solved and then blocks, so the kill always lands at that point."""
+    out, marker = tmp_path / "gen", tmp_path / "at-8-deals"
+    child = textwrap.dedent(f"""
+        import threading
+        from pathlib import Path
+        from bidlab.dd.generate import GenerateConfig, generate
+        from bidlab.runtime.progress import CountingProgress
+
+        class StopAfter8(CountingProgress):
+            def advance(self, n=1):
+                super().advance(n)
+                if self.done == 8:
+                    Path({str(marker)!r}).write_text("")
+                    threading.Event().wait()
+
+        generate({str(out)!r}, GenerateConfig(deals=12, seed=7, shard_size=4, threads=1), StopAfter8())
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", child])
     try:
-        while _listed_shards(out) < 1 and proc.poll() is None:  # kill once work is half saved
-            time.sleep(0.05)
-        assert proc.poll() is None, "generate finished before it could be killed; use more deals"
+        _wait_for(marker, proc)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
     finally:
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == -signal.SIGKILL
-    done_before = _listed_shards(out)
-    assert 1 <= done_before < 3
+    assert _listed_shards(out) == 1
     DealStore.open(out).verify()  # what the kill left is a consistent (partial) store
+    args = CLI + ["dd", "generate", "--deals", "12", "--out", str(out), "--seed", "7",
+                  "--shard-size", "4", "--threads", "1"]
     again = subprocess.run(args, capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
-    assert f"{4 * done_before} deals present" in again.stderr
+    assert "4 deals present, 8 to solve" in again.stderr
     _check_complete(out, 12, 4, 7)
 
 

@@ -17,6 +17,7 @@ from bidlab.dd import (
     split_of,
 )
 from bidlab.dd.store import MANIFEST, SPLIT_RULE, split_mask
+from bidlab.runtime.split import SplitError
 
 
 def _fake_tables(n, seed):
@@ -60,9 +61,9 @@ def test_split_of_a_deal_never_changes_as_the_store_grows(store):
 
 
 def test_unknown_split(store):
-    with pytest.raises(StoreError, match="unknown split"):
+    with pytest.raises(SplitError, match="unknown split"):
         store.load("training")
-    with pytest.raises(StoreError):
+    with pytest.raises(SplitError):
         split_mask(np.arange(3), "dev")
 
 
@@ -109,7 +110,7 @@ def test_not_a_store(tmp_path):
     with pytest.raises(NotAStoreError, match="no manifest.json") as e:
         DealStore.open(tmp_path)
     assert str(tmp_path) in str(e.value)
-    with pytest.raises(NotAStoreError, match="not a directory"):
+    with pytest.raises(NotAStoreError, match="not a folder"):
         DealStore.open(tmp_path / "missing")
     (tmp_path / MANIFEST).write_text(json.dumps({"format": "something-else"}))
     with pytest.raises(NotAStoreError, match="format"):
@@ -204,6 +205,38 @@ def test_missing_shard(store):
 def test_create_refuses_an_existing_store(store):
     with pytest.raises(StoreError, match="already holds"):
         DealStore.create(store.path)
+
+
+def test_a_store_written_before_the_shard_store_opens_and_grows(tmp_path):
+    """A version-1 ``bidlab-dd-store`` manifest (as every store was before bidlab.runtime)
+    loads as it is, and the next append rewrites the manifest in the shard-store format."""
+    import hashlib
+    import io
+
+    path = tmp_path / "old"
+    path.mkdir()
+    deals, dd = random_deals(12, seed=1), _fake_tables(12, 1)
+    buf = io.BytesIO()
+    np.savez_compressed(buf, deals=deals, dd=dd)
+    (path / "shard-000000.npz").write_bytes(buf.getvalue())
+    legacy = {"format": "bidlab-dd-store", "version": 1, "description": "old",
+              "splits": {"modulus": 10, "rule": list(SPLIT_RULE)},
+              "generator": {"seed": 5, "shard_size": 12, "recipe": "r"},
+              "shards": [{"file": "shard-000000.npz", "first_id": 0, "count": 12,
+                          "sha256": hashlib.sha256(buf.getvalue()).hexdigest(), "source": "s"}]}
+    (path / MANIFEST).write_text(json.dumps(legacy))
+    old = DealStore.open(path)
+    assert old.generator == legacy["generator"] and old.description == "old"
+    assert np.array_equal(old.load("test").deals, deals[[0, 10]])
+    old.append(random_deals(3, seed=2), _fake_tables(3, 2))
+    m = json.loads((path / MANIFEST).read_text())
+    assert m["format"] == "bidlab-shards" and m["job"] == legacy["generator"]
+    assert [s["first_id"] for s in m["shards"]] == [0, 12]
+    assert np.array_equal(DealStore.open(path).load("all").ids, np.arange(15))
+    legacy["splits"]["modulus"] = 20
+    (path / MANIFEST).write_text(json.dumps(legacy))
+    with pytest.raises(ManifestError, match="split rule differs"):
+        DealStore.open(path)
 
 
 # ---------------------------------------------------------------- the shipped store

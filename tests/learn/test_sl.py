@@ -5,10 +5,10 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 
 import numpy as np
-import pyspiel
 import pytest
 import torch
 
@@ -27,13 +27,18 @@ from bidlab.learn.data import (
     import_pbn,
     node_call_pairs,
 )
-from bidlab.learn.nets import load_model
-from bidlab.learn.sl import SLConfig, TrainingError, train_sl
+from bidlab.learn.sl import SLConfig, TrainingError, evaluate, train_sl
+from bidlab.nets import build, load_model, preset
+from bidlab.runtime.progress import CountingProgress
+from bidlab.runtime.split import split_mask
 from tests.scalar_bidding import bid_scalar
+
+TINY = preset("policy", "tiny")
 
 
 def _openspiel_games(n, seed):
     """Random full games played in OpenSpiel itself: (action list, the calls OpenSpiel took)."""
+    pyspiel = pytest.importorskip("pyspiel")
     game = pyspiel.load_game("bridge", {"use_double_dummy_result": False})
     rng = np.random.default_rng(seed)
     games = []
@@ -67,7 +72,7 @@ def test_import_openspiel_file_and_train(tmp_path):
         north = Deal.from_array(arrays.deals[i])[0]
         spades = " ".join(r.char for r in north.suit_ranks(3)).replace("T", "10")
         assert text.splitlines()[2].strip() == ("♠ " + spades).strip()
-    state = train_sl(str(tmp_path / "os"), tmp_path / "run", SLConfig(preset="tiny", batch_size=16, epochs=1,
+    state = train_sl(str(tmp_path / "os"), tmp_path / "run", SLConfig(net=TINY, batch_size=16, epochs=1,
                                                                        max_steps=5))
     assert state["step"] == 5
 
@@ -86,7 +91,7 @@ def test_import_pbn_written_here_and_train(tmp_path):
     x, legal, y = batch_features(arrays, b, s)
     assert x.shape == (int(arrays.length.sum()), 480)
     assert legal[np.arange(len(y)), y].all()  # every expert call is legal where it was made
-    state = train_sl(str(tmp_path / "pbnset"), tmp_path / "run", SLConfig(preset="tiny", batch_size=16, epochs=2))
+    state = train_sl(str(tmp_path / "pbnset"), tmp_path / "run", SLConfig(net=TINY, batch_size=16, epochs=2))
     assert len(state["history"]) == 2 and 0 <= state["history"][-1]["accuracy"] <= 1
     net, meta = load_model(tmp_path / "run" / "model")
     assert meta["info"]["trained_on"] == [str(tmp_path / "pbnset")]
@@ -110,9 +115,9 @@ def test_bad_data_inputs(tmp_path):
     shard.write_bytes(shard.read_bytes()[:-10])
     with pytest.raises(AuctionSetError, match="checksum"):
         AuctionSet.open(tmp_path / "ex").load()
-    with pytest.raises(TrainingError, match="at least 2 boards"):
+    with pytest.raises(TrainingError, match="train and validation splits"):
         one = generate_expert(tmp_path / "one", 1, teacher="random", shard_size=1, workers=1)
-        train_sl(str(one.path), tmp_path / "run", SLConfig(preset="tiny"))
+        train_sl(str(one.path), tmp_path / "run", SLConfig(net=TINY))
 
 
 def _run_cli(args, **kw):
@@ -121,34 +126,54 @@ def _run_cli(args, **kw):
 
 
 def test_killed_training_resumes_from_last_checkpoint(tmp_path):
+    """Killed at step 10 (checkpoints every 4 steps), the run resumes from step 8 and ends
+    exactly as an uninterrupted run. The child's progress task writes a marker at step 10
+    and blocks there, so the kill lands at that step every time."""
     generate_expert(tmp_path / "ex", 150, teacher="random", shard_size=150, workers=1, seed=4)
     common = ["train", "sl", "--data", str(tmp_path / "ex"), "--preset", "tiny", "--batch-size", "32",
               "--epochs", "2", "--checkpoint-every", "4", "--threads", "1"]
     # Reference: an uninterrupted run.
     ref = _run_cli(common + ["--out", str(tmp_path / "ref")])
-    assert ref.wait(timeout=600) == 0, ref.stderr.read()
+    assert ref.wait() == 0, ref.stderr.read()
 
-    run = _run_cli(common + ["--out", str(tmp_path / "cut")], start_new_session=True)
+    marker = tmp_path / "at-step-10"
+    child = textwrap.dedent(f"""
+        import threading
+        from pathlib import Path
+        import torch
+        from bidlab.learn.sl import SLConfig, train_sl
+        from bidlab.nets import preset
+        from bidlab.runtime.progress import CountingProgress
+
+        class StopAt10(CountingProgress):
+            def advance(self, n=1):
+                super().advance(n)
+                if self.done == 10:
+                    Path({str(marker)!r}).write_text("")
+                    threading.Event().wait()
+
+        torch.set_num_threads(1)
+        cfg = SLConfig(net=preset("policy", "tiny"), batch_size=32, epochs=2, checkpoint_every=4)
+        train_sl([{str(tmp_path / "ex")!r}], {str(tmp_path / "cut")!r}, cfg, progress=StopAt10())
+    """)
+    run = subprocess.Popen([sys.executable, "-c", child])
+    try:
+        while not marker.exists():
+            assert run.poll() is None, "training ended before step 10"
+            time.sleep(0.02)
+        os.kill(run.pid, signal.SIGKILL)
+        run.wait()
+    finally:
+        if run.poll() is None:
+            run.kill()
     state_file = tmp_path / "cut" / "state.json"
-    deadline = time.time() + 300
-    while time.time() < deadline:
-        if state_file.exists():
-            try:
-                if json.loads(state_file.read_text())["step"] >= 8:
-                    break
-            except (json.JSONDecodeError, KeyError):
-                pass
-        time.sleep(0.05)
-    os.killpg(run.pid, signal.SIGKILL)
-    run.wait()
-    killed_at = json.loads(state_file.read_text())["step"]
-    ref_state = json.loads((tmp_path / "ref" / "state.json").read_text())
-    assert 8 <= killed_at < ref_state["step"], "the kill must land mid-run"
+    assert json.loads(state_file.read_text())["step"] == 8  # the last checkpoint before the kill
 
     resumed = _run_cli(common + ["--out", str(tmp_path / "cut")])
-    assert resumed.wait(timeout=600) == 0, resumed.stderr.read()
+    assert resumed.wait() == 0, resumed.stderr.read()
     cut_state = json.loads(state_file.read_text())
-    assert cut_state["step"] == ref_state["step"]
+    ref_state = json.loads((tmp_path / "ref" / "state.json").read_text())
+    assert cut_state["step"] == ref_state["step"] > 10
     a, _ = load_model(tmp_path / "ref" / "model")
     b, _ = load_model(tmp_path / "cut" / "model")
     for (k, va), (_, vb) in zip(a.state_dict().items(), b.state_dict().items()):
@@ -157,9 +182,35 @@ def test_killed_training_resumes_from_last_checkpoint(tmp_path):
 
     # Resuming with other settings is refused, and the run folder is left as it was.
     other = _run_cli(common[:-4] + ["--epochs", "2", "--lr", "0.01", "--out", str(tmp_path / "cut")])
-    assert other.wait(timeout=600) == 2
+    assert other.wait() == 2
     assert "other settings" in other.stderr.read()
     assert json.loads(state_file.read_text())["step"] == cut_state["step"]
+
+
+def test_sl_learns_the_teacher_on_a_fixed_set(tmp_path):
+    """Against the same net untrained, a few hundred steps on SAYC auctions lower the
+    validation loss and raise the validation accuracy well beyond it, and the training
+    loss falls from the first steps to the last."""
+    aset = generate_expert(tmp_path / "ex", 200, teacher="sayc", shard_size=200, workers=1, seed=5)
+    cfg = SLConfig(net=TINY, batch_size=64, epochs=3, lr=3e-3, seed=2)
+    steps = CountingProgress()
+    state = train_sl(str(aset.path), tmp_path / "run", cfg, progress=steps)
+
+    arrays = aset.load()
+    validation = np.flatnonzero(split_mask(np.arange(len(arrays)), "validation"))
+    torch.manual_seed(cfg.seed)  # train_sl builds its net right after this seed
+    untrained = evaluate(build(TINY), arrays, validation, "cpu")
+    trained, _ = load_model(tmp_path / "run" / "model")
+    after = evaluate(trained, arrays, validation, "cpu")
+    # Measured: accuracy 2% -> 62%, loss 3.40 -> 1.41 on 202 validation calls.
+    assert after["pairs"] == untrained["pairs"] > 150
+    assert untrained["accuracy"] < 0.2 and after["accuracy"] > untrained["accuracy"] + 0.3, (untrained, after)
+    assert after["loss"] < 0.6 * untrained["loss"], (untrained, after)
+    assert state["best_accuracy"] == pytest.approx(after["accuracy"])
+
+    losses = [float(n.split("loss ")[1].split()[0]) for n in steps.notes]
+    assert len(losses) == state["step"] == steps.done
+    assert np.mean(losses[-10:]) < 0.6 * np.mean(losses[:10])
 
 
 def test_expert_generation_resumes_and_repeats(tmp_path):
@@ -179,11 +230,11 @@ def test_expert_generation_resumes_and_repeats(tmp_path):
 
 def test_fine_tuning_starts_from_the_given_model(tmp_path):
     aset = generate_expert(tmp_path / "ex", 40, teacher="sayc", shard_size=40, workers=1, seed=8)
-    first = train_sl(str(aset.path), tmp_path / "a", SLConfig(preset="tiny", batch_size=16, epochs=1))
+    first = train_sl(str(aset.path), tmp_path / "a", SLConfig(net=TINY, batch_size=16, epochs=1))
     start, _ = load_model(tmp_path / "a" / "model")
     # Zero steps of fine-tuning: the run's model is exactly the starting model.
     tuned = train_sl(str(aset.path), tmp_path / "b",
-                     SLConfig(preset="tiny", batch_size=16, epochs=1, max_steps=0, init=str(tmp_path / "a" / "model")))
+                     SLConfig(net=TINY, batch_size=16, epochs=1, max_steps=0, init=str(tmp_path / "a" / "model")))
     assert tuned["step"] == 0 and first["step"] > 0
     from safetensors.torch import load
 
@@ -191,4 +242,4 @@ def test_fine_tuning_starts_from_the_given_model(tmp_path):
     for k, v in start.state_dict().items():
         assert torch.equal(saved[f"net.{k}"], v), k
     with pytest.raises(TrainingError, match="not the 'cpu' policy"):
-        train_sl(str(aset.path), tmp_path / "c", SLConfig(preset="cpu", init=str(tmp_path / "a" / "model")))
+        train_sl(str(aset.path), tmp_path / "c", SLConfig.cpu(init=str(tmp_path / "a" / "model")))

@@ -19,7 +19,7 @@ def results_dir(tmp_path_factory):
 @pytest.fixture(scope="session")
 def models_dir(tmp_path_factory):
     """A model folder with one tiny (untrained) policy net saved by bidlab: ``nn:tiny``."""
-    from bidlab.learn.nets import build, preset, save_model
+    from bidlab.nets import build, preset, save_model
 
     root = tmp_path_factory.mktemp("models")
     save_model(root / "tiny", build(preset("policy", "tiny")))

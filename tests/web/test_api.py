@@ -285,7 +285,7 @@ def test_unknown_or_unsafe_agents_are_400(client, spec, fragment):
 
 
 def test_model_files_outside_the_model_folders_are_refused(client, tmp_path):
-    from bidlab.learn.nets import build, preset, save_model
+    from bidlab.nets import build, preset, save_model
 
     outside = save_model(tmp_path / "outside", build(preset("policy", "tiny")))
     expect_error(client.post("/api/boards", json={"seats": {"E": f"nn:{outside}"}}), 400, "unknown model")

@@ -9,7 +9,7 @@ from bidlab.agents.neural import NeuralAgent, load_neural_agent
 from bidlab.agents.registry import make_agent
 from bidlab.bridge import Auction, Vulnerability
 from bidlab.cards import Deal, Seat
-from bidlab.learn.nets import PRESETS, ModelFileError, build, load_model, preset, save_model
+from bidlab.nets import PRESETS, ModelFileError, build, load_model, preset, save_model
 
 
 @pytest.mark.parametrize("kind, name", sorted(PRESETS))

@@ -1,0 +1,80 @@
+"""Model files: ``NAME.safetensors`` (weights, config in its metadata) + ``NAME.json`` (config).
+
+Loading never unpickles anything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict
+from pathlib import Path
+
+from torch import nn
+
+import bidlab
+from bidlab.fileio import write_bytes_atomic, write_json_atomic
+from bidlab.nets.config import ModelFileError, NetConfig
+from bidlab.nets.modules import build
+
+
+def _config_json(cfg: NetConfig, info: dict | None) -> dict:
+    return {"format": "bidlab-model", "bidlab_version": bidlab.__version__, "net": asdict(cfg),
+            "info": dict(info or {})}
+
+
+def model_paths(path: str | os.PathLike) -> tuple[Path, Path]:
+    """(weights, config) paths of a model given either file or the stem."""
+    p = Path(path)
+    if p.suffix in (".safetensors", ".json"):
+        p = p.with_suffix("")
+    return p.with_suffix(".safetensors"), p.with_suffix(".json")
+
+
+def save_model(path: str | os.PathLike, net: nn.Module, info: dict | None = None) -> Path:
+    """Write ``NAME.safetensors`` and ``NAME.json`` atomically; returns the weights path."""
+    from safetensors.torch import save
+
+    weights, config = model_paths(path)
+    meta = _config_json(net.cfg, info)
+    tensors = {k: v.detach().to("cpu").contiguous() for k, v in net.state_dict().items()}
+    write_bytes_atomic(weights, save(tensors, metadata={"bidlab": json.dumps(meta)}))
+    write_json_atomic(config, meta)
+    return weights
+
+
+def load_model(path: str | os.PathLike, device: str = "cpu") -> tuple[nn.Module, dict]:
+    """Load a model saved by :func:`save_model`; returns (network in eval mode, config JSON)."""
+    from safetensors import SafetensorError
+    from safetensors.torch import load
+
+    weights, config = model_paths(path)
+    if not weights.exists():
+        raise ModelFileError(f"no model file {weights}")
+    data = weights.read_bytes()
+    try:
+        tensors = load(data)
+    except (SafetensorError, Exception) as e:  # a truncated or foreign file
+        raise ModelFileError(f"{weights} is not a readable safetensors file ({e})") from None
+    if config.exists():
+        try:
+            meta = json.loads(config.read_text())
+        except json.JSONDecodeError as e:
+            raise ModelFileError(f"{config} is not valid JSON ({e})") from None
+    else:
+        from safetensors import safe_open
+
+        with safe_open(str(weights), framework="pt") as f:
+            raw = (f.metadata() or {}).get("bidlab")
+        if raw is None:
+            raise ModelFileError(f"{weights} has no bidlab config (no {config.name} and no metadata)")
+        meta = json.loads(raw)
+    if meta.get("format") != "bidlab-model":
+        raise ModelFileError(f"{config} is not a bidlab model config")
+    try:
+        cfg = NetConfig(**meta["net"])
+        net = build(cfg)
+        net.load_state_dict(tensors)
+    except (TypeError, KeyError, RuntimeError) as e:
+        raise ModelFileError(f"{weights} does not match its config ({e})") from None
+    return net.to(device).eval(), meta
