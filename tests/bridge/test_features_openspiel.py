@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bidlab.bridge import Auction, Vulnerability
-from bidlab.bridge.features import OPENSPIEL_CARD, encode_openspiel480, openspiel_deal_actions
+from bidlab.bridge.features import OPENSPIEL_CARD, openspiel_deal_actions
 from bidlab.cards import Seat, random_deals
+from bidlab.envs.state import encode_openspiel480
 from tests.bridge.auction_states import batch, random_auction_states
 
 pyspiel = pytest.importorskip("pyspiel")
