@@ -401,6 +401,14 @@ def answer_reopening_double(c: Ctx):
 
 @rule(CR)
 def after_nt_opening_interference(c: Ctx):
+    """Responder after their interference over our notrump ("Interference over 1NT").
+
+    Over a double the system is on: Stayman and transfers keep their meaning (the notrump
+    rules answer), and a redouble shows 8+ without a major to show. Over a suit overcall
+    the system is off (no Lebensohl in SAYC): a two-level suit is natural and weak, a
+    three-level suit is forcing, the cue bid is Stayman-like (game values, a four-card
+    major), 2NT is natural and invitational, double is for penalties.
+    """
     if c.opener != 2 or NAMES[c.opening.id] not in ("1NT", "2NT") or [x for x in c.my_calls if x.id]:
         return None
     f = c.f
@@ -409,8 +417,17 @@ def after_nt_opening_interference(c: Ctx):
     if c.last_bidder == 3 and c.last_bid.id != c.opening.id:
         if f.hcp + lo >= 25:
             for s in (3, 2):
-                if f.lengths[s] >= 5 and s != t and c.legal(bid(4, s)):
-                    return bid(4, s), f"5+ {SUIT_NAMES[s]} and game values"
+                if s == t:
+                    continue
+                if f.lengths[s] >= 6 and c.legal(bid(4, s)):
+                    return bid(4, s), f"6+ {SUIT_NAMES[s]} and game values: game (systems off over their overcall)"
+                cb = c.cheapest(s)
+                if f.lengths[s] == 5 and cb is not None and LV[cb.id] == 3:
+                    return cb, f"5 {SUIT_NAMES[s]}, game values: natural and forcing (systems off over their overcall)"
+            if t is not None and any(f.lengths[s] == 4 for s in MAJORS if s != t):
+                cb = c.cheapest(t)
+                if cb is not None and LV[cb.id] <= 3:
+                    return cb, "game values and a four-card major: Stayman-like cue bid of their suit"
             if t is None or f.stoppers[t]:
                 if c.legal(bid(3, NT)):
                     return bid(3, NT), "game values with a stopper"
@@ -419,18 +436,43 @@ def after_nt_opening_interference(c: Ctx):
             return c.cheapest(t) if t is not None else None, "game values, no stopper: cue bid"
         if t is not None and f.lengths[t] >= 4 and f.hcp >= 8 and LV[c.last_bid.id] <= 3:
             return DOUBLE, "penalty double of their overcall of our notrump"
+        if t is not None and f.hcp + lo >= 23 and f.stoppers[t] and f.shortest() >= 2 and c.legal(bid(2, NT)):
+            return bid(2, NT), f"{f.hcp} HCP and a stopper: natural 2NT, invitational (no Lebensohl in SAYC)"
         for s in (3, 2, 1, 0):
             if s != t and f.lengths[s] >= 5:
                 cb = c.cheapest(s)
                 if cb is not None and LV[cb.id] == 2:
-                    return cb, f"5+ {SUIT_NAMES[s]}: to play (competitive)"
+                    return cb, f"5+ {SUIT_NAMES[s]}: natural, to play (systems off over their overcall)"
         return PASS, "nothing to say after their interference"
     if c.doubled and c.last_bidder == 2:
-        for s in (3, 2, 1, 0):
-            if f.lengths[s] >= 5 and f.hcp <= 6 and c.legal(bid(2, s)):
-                return bid(2, s), f"weak with 5+ {SUIT_NAMES[s]}: escapes from 1NT doubled"
+        major = max(f.lengths[2], f.lengths[3])
+        if major >= 5 or (major == 4 and f.hcp >= 8):
+            return None  # Stayman and transfers are still on over the double
         if f.hcp >= 8:
-            return REDOUBLE, "8+ HCP: we hold the balance of power"
+            return REDOUBLE, "8+ HCP and no major to show: we hold the balance of power"
+    return None
+
+
+@rule(OC)
+def opener_after_notrump_interference(c: Ctx):
+    """I opened 1NT, they overcalled, partner bid: raise his forcing three-level major with
+    three, answer his Stayman-like cue bid with a four-card major (else 3NT with a stopper)."""
+    if c.opener != 0 or NAMES[c.opening.id] != "1NT" or len(c.my_calls) != 1 or c.last_bidder != 2:
+        return None
+    pb = c.partner_calls[-1]
+    if len([x for x in c.partner_calls if x.id]) != 1 or pb.id < 3 or LV[pb.id] != 3:
+        return None
+    f = c.f
+    ps = ST[pb.id]
+    if ps in MAJORS and ps not in c.their_suits:
+        if f.lengths[ps] >= 3:
+            return bid(4, ps), f"3+ {SUIT_NAMES[ps]}: raises partner's forcing {SUIT_NAMES[ps]} to game"
+        return bid(3, NT), f"only two {SUIT_NAMES[ps]}: 3NT"
+    if ps in c.their_suits:
+        for m in (2, 3):
+            if m not in c.their_suits and f.lengths[m] >= 4 and c.legal(bid(3, m)):
+                return bid(3, m), f"four {SUIT_NAMES[m]}: answers the Stayman-like cue bid"
+        return bid(3, NT), "no four-card major: 3NT over the cue bid"
     return None
 
 

@@ -12,6 +12,7 @@ kind of call, in this order (the first reader that recognises the call reads it)
 * advancer's first bid (:func:`_read_advance`): "Responses to takeout doubles" and
   "Advancing overcalls";
 * a double (:func:`_read_double`): takeout, negative, balancing;
+* responder's natural suit bid over partner's 1NT (:func:`_read_suit_over_notrump`);
 * a bid in partner's suit (:func:`_read_raise`), in notrump (:func:`_read_notrump`), in
   their suit (:func:`_read_cue_bid`), or in a suit of our own (:func:`_read_suit_bid`:
   the length it shows, then the strength of an overcall, a response, responder's
@@ -252,6 +253,37 @@ def _read_advance(t: _Turn) -> bool:
     return False
 
 
+def _read_suit_over_notrump(t: _Turn) -> bool:
+    """Responder's first natural suit bid over partner's 1NT ("Responses to 1NT"): 3C/3D a
+    good six-card minor, invitational (6-9); 3H/3S six cards and slam interest (14-17);
+    4H/4S a weak jump to game. After their overcall (systems off): a two-level suit is
+    natural and weak, a three-level suit is forcing (five cards, game values)."""
+    if not (t.first_action and t.by_responder and t.n_before == 0 and t.strain < NT
+            and NAMES[t.opening.id] == "1NT"):
+        return False
+    s, lv, strain = t.s, t.lv, t.strain
+    opp = t.shown[(t.rel + 1) % 4].bid_suits + t.shown[(t.rel + 3) % 4].bid_suits
+    if strain in opp:
+        return False  # a cue bid
+    if t.last_bid is t.opening:
+        if lv == 3:
+            s.limit(*((6, 9) if strain < 2 else (14, 17)))
+            s.length(strain, 6)
+        elif lv == 4 and strain in MAJORS:
+            s.limit(0, 9)
+            s.length(strain, 6)
+        else:
+            return False
+    elif lv == 2:
+        s.limit(0, 9)
+        s.length(strain, 5)
+    else:
+        s.limit(10, 37)
+        s.length(strain, 5 if lv == 3 else 6)
+    s.bid_suits.append(strain)
+    return True
+
+
 # -- doubles ------------------------------------------------------------------------------------
 
 def _read_double(t: _Turn) -> None:
@@ -430,6 +462,6 @@ def _read_opener_second_suit(t: _Turn) -> bool:
     return True
 
 
-_BID_READERS = (_read_advance, _read_raise, _read_notrump, _read_cue_bid, _read_suit_bid)
+_BID_READERS = (_read_advance, _read_suit_over_notrump, _read_raise, _read_notrump, _read_cue_bid, _read_suit_bid)
 _STRENGTH_READERS = (_read_overcall_strength, _read_response_strength, _read_responder_jump_rebid,
                      _read_opener_second_suit)
