@@ -166,10 +166,9 @@ def takeout_double(c: Ctx):
     if f.hcp < need or not _short_in_theirs(c):
         return None
     unbid = _unbid(c)
-    if f.hcp < 17 and any(f.lengths[s] >= 5 for s in unbid) and not any(
-        f.lengths[s] >= 4 for s in unbid if s in MAJORS
-    ):
-        return None  # a five-card suit and no four-card major: overcall instead
+    long_suits = [s for s in unbid if f.lengths[s] >= 5]
+    if f.hcp < 17 and long_suits and not any(f.lengths[s] >= 4 for s in unbid if s in MAJORS and s not in long_suits):
+        return None  # a five-card suit and no other four-card major: overcall instead
     short_unbid = [s for s in unbid if f.lengths[s] < 3]
     if not short_unbid or (f.hcp >= 15 and len(short_unbid) == 1 and short_unbid[0] < 2):
         return DOUBLE, f"{f.hcp} HCP, short in their suit, support for the unbid suits: takeout double (SAYC)"
@@ -218,10 +217,15 @@ def _partner_first_action(c: Ctx):
 
 
 def _direct_over_opening(c: Ctx, call) -> bool:
-    """``call`` was made right after the opening bid (the direct seat)."""
+    """Partner made ``call`` right after the opening bid (the direct seat).
+
+    Judged by position, not by object identity: the auction reading is cached by call
+    ids, so its Call objects need not be the ones in ``c.calls``.
+    """
     for i, x in enumerate(c.calls):
         if x.id >= 3:
-            return i + 1 < len(c.calls) and c.calls[i + 1] is call
+            j = i + 1
+            return j < len(c.calls) and (len(c.calls) - j) % 4 == 2 and c.calls[j].id == call.id
     return False
 
 
@@ -235,13 +239,18 @@ def answer_michaels_or_unusual(c: Ctx):
         t = ST[opening.id]
         low = [s for s in range(4) if s != t][:2]
         s = max(low, key=lambda x: (c.f.lengths[x], x))
+        game = bid(4, s) if s in MAJORS else bid(5, s)
+        if c.f.lengths[s] >= 4 and c.f.support_points(s) >= (11 if s in MAJORS else 13) and c.legal(game):
+            return game, f"{c.f.lengths[s]} {SUIT_NAMES[s]} and values: game in partner's suit (unusual 2NT)"
         return c.cheapest(s), f"picks {SUIT_NAMES[s]} of partner's two suits (unusual 2NT)"
     if LV[a.id] == 2 and ST[opening.id] < NT and ST[a.id] == ST[opening.id] and c.last_bid is a:
         t = ST[opening.id]
+        s = (3 if c.f.lengths[3] >= c.f.lengths[2] else 2) if t < 2 else 5 - t
+        if c.f.lengths[s] >= (4 if t < 2 else 3) and c.f.support_points(s) >= 11 and c.legal(bid(4, s)):
+            return bid(4, s), f"{c.f.lengths[s]} {SUIT_NAMES[s]}, {c.f.hcp} HCP: game in partner's major (Michaels)"
         if t < 2:
-            s = 3 if c.f.lengths[3] >= c.f.lengths[2] else 2
             return c.cheapest(s), f"prefers {SUIT_NAMES[s]} of partner's majors (Michaels)"
-        other = 5 - t
+        other = s
         if c.f.lengths[other] >= 3:
             return c.cheapest(other), f"3+ {SUIT_NAMES[other]}: partner's known major (Michaels)"
         return bid(2, NT), "asks for partner's minor (Michaels)"
@@ -694,6 +703,20 @@ def opener_rebid_in_competition(c: Ctx):
             if cb is not None and (LV[cb.id] == 1 or LV[cb.id] == 2 and (s < o or f.hcp >= 16)):
                 return cb, f"4+ {SUIT_NAMES[s]}: new suit in competition"
     return None
+
+
+@rule(OC)
+def michaels_bidder_names_minor(c: Ctx):
+    """My Michaels cue bid of their major showed the other major and a minor; partner's
+    2NT asks which minor: bid it at the three level."""
+    mine = [x for x in c.my_calls if x.id]
+    if len(mine) != 1 or c.opener not in (1, 3) or c.last_bidder != 2 or NAMES[c.last_bid.id] != "2NT":
+        return None
+    o = c.opening
+    if mine[0].id < 3 or LV[o.id] != 1 or ST[o.id] not in MAJORS or ST[mine[0].id] != ST[o.id] or LV[mine[0].id] != 2:
+        return None
+    m = 1 if c.f.lengths[1] > c.f.lengths[0] else 0
+    return bid(3, m), f"my minor is {SUIT_NAMES[m]} (answer to partner's 2NT ask after my Michaels cue bid)"
 
 
 @rule(OC)

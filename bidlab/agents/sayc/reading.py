@@ -9,6 +9,7 @@ kind of call, in this order (the first reader that recognises the call reads it)
 * a later pass (:func:`_read_later_pass`) and a redouble (:func:`_read_redouble`);
 * our conventions (:func:`_read_conventional`): Stayman, transfers, Gerber, Blackwood
   answers, the 2C waiting response, Jacoby 2NT rebids, the two-suited overcalls;
+* a direct two-suited overcall (:func:`_read_two_suited`): Michaels, the unusual 2NT;
 * advancer's first bid (:func:`_read_advance`): "Responses to takeout doubles" and
   "Advancing overcalls";
 * a double (:func:`_read_double`): takeout, negative, balancing;
@@ -214,6 +215,37 @@ def _read_conventional(call, rel, shown, per_seat, opener, opening) -> bool:
     return False
 
 
+def _two_suits(call, opening) -> tuple[int, int] | None:
+    """The suits a direct Michaels cue bid or unusual 2NT over a one-level suit shows."""
+    if opening is None or LV[opening.id] != 1 or ST[opening.id] == NT or call.id < 3 or LV[call.id] != 2:
+        return None
+    t = ST[opening.id]
+    if ST[call.id] == t:  # Michaels: both majors over a minor, the other major over a major
+        return (2, 3) if t < 2 else (5 - t, -1)
+    if ST[call.id] == NT:  # unusual 2NT: the two lowest unbid suits
+        low = [x for x in range(4) if x != t][:2]
+        return low[0], low[1]
+    return None
+
+
+def _read_two_suited(t: _Turn) -> bool:
+    """A direct Michaels cue bid (8-13, 5-5) or unusual 2NT (6-12, 5-5) over their one-level
+    suit opening ("Michaels cue-bid", "Unusual notrump"); -1 stands for an unknown minor."""
+    if not (t.first_action and t.by_defender and not t.pshown.acted and t.n_before == 0):
+        return False
+    if t.last_bid is not t.opening:
+        return False
+    suits = _two_suits(t.call, t.opening)
+    if suits is None:
+        return False
+    t.s.limit(*((6, 12) if t.strain == NT else (8, 13)))
+    for x in suits:
+        if x >= 0:
+            t.s.length(x, 5)
+            t.s.bid_suits.append(x)
+    return True
+
+
 def _read_advance(t: _Turn) -> bool:
     """Advancer's first bid after partner's takeout double or suit overcall (SAYC ranges)."""
     if not (t.first_action and t.by_defender and t.pshown.acted):
@@ -222,6 +254,11 @@ def _read_advance(t: _Turn) -> bool:
     if p_action is None:
         return False
     s, lv, strain, last_bid, shown = t.s, t.lv, t.strain, t.last_bid, t.shown
+    if _two_suits(p_action, t.opening) is not None and strain in t.pshown.bid_suits:
+        s.length(strain, 3)  # a preference between partner's suits (a jump to game: values)
+        s.limit(*((11, 37) if lv >= 4 else (0, 10)))
+        s.bid_suits.append(strain)
+        return True
     cheapest = 1 if last_bid is None else LV[last_bid.id] + (1 if strain <= ST[last_bid.id] else 0)
     opp_suits = shown[(t.partner_rel + 1) % 4].bid_suits + shown[(t.partner_rel + 3) % 4].bid_suits
     if p_action.id == 1:  # answering a takeout double
@@ -462,6 +499,6 @@ def _read_opener_second_suit(t: _Turn) -> bool:
     return True
 
 
-_BID_READERS = (_read_advance, _read_suit_over_notrump, _read_raise, _read_notrump, _read_cue_bid, _read_suit_bid)
+_BID_READERS = (_read_two_suited, _read_advance, _read_suit_over_notrump, _read_raise, _read_notrump, _read_cue_bid, _read_suit_bid)
 _STRENGTH_READERS = (_read_overcall_strength, _read_response_strength, _read_responder_jump_rebid,
                      _read_opener_second_suit)
