@@ -110,6 +110,25 @@ def raise_responders_major(c: Ctx):
 
 
 @rule(G)
+def jump_shift(c: Ctx):
+    """19+ points with a second suit of four or more: jump in it, forcing to game (SAYC)."""
+    x = _one_suit_rebid(c)
+    if not x or x[1][0] != "1" or x[1] == "1NT" or c.f.total_points < 19 or c.f.balanced:
+        return None
+    s, r = x[0], _resp_suit(x[1])
+    if r is not None and c.f.lengths[r] >= 4 and r in MAJORS:
+        return None  # raise responder's major instead
+    L = c.f.lengths
+    for t in sorted(range(4), key=lambda k: (-L[k], -k)):
+        if t in (s, r) or L[t] < 4:
+            continue
+        lv = c.cheapest_level(t) + 1
+        if lv <= 3 and not (t > s and lv == 3):  # a jump reverse to the three level is not a jump shift
+            return bid(lv, t), f"{c.f.total_points} points, 4+ {SUIT_NAMES[t]}: jump shift, forcing to game (SAYC)"
+    return None
+
+
+@rule(G)
 def new_major_at_one_level(c: Ctx):
     x = _one_suit_rebid(c)
     if not x or x[1] not in ("1D", "1H"):
@@ -218,6 +237,8 @@ def default_rebid(c: Ctx):
     if r == "1NT":
         return PASS, "nothing to add opposite 1NT"
     if r[0] == "1":
+        if c.f.hcp <= 14 and not c.f.balanced and c.f.lengths[s] >= 5:
+            return c.cheapest(s), f"minimum, unbalanced: rebids the five-card {SUIT_NAMES[s]}"
         if c.f.hcp <= 14:
             return bid(1, NT), "minimum without a fit or second suit: 1NT"
         return bid(2, s), "rebids the five-card suit"
@@ -225,6 +246,36 @@ def default_rebid(c: Ctx):
     if r[0] == "2" and r != "2NT":
         return bid(lv, s), "rebids the suit after a two-over-one"
     return None
+
+
+@rule(GC)
+def answer_reverse(c: Ctx):
+    """Opener reversed (1m-1M-2 of a higher suit: 17+, forcing one round). Responder raises
+    the second suit with four, rebids a five-card major or bids 2NT with a minimum (stopper
+    in the fourth suit), bids 3NT with 10+ and the stopper, else gives preference."""
+    o = c.ours
+    if c.contested or c.opener != 2 or len(o) != 3 or o[0] not in ("1C", "1D", "1H", "1S") or o[1][0] != "1" \
+            or o[1] == "1NT" or len(o[2]) != 2 or o[2][0] != "2" or o[2][1] not in "CDHS":
+        return None
+    first, resp, second = "CDHS".index(o[0][1]), "CDHS".index(o[1][1]), "CDHS".index(o[2][1])
+    if not (second > first and second != resp):
+        return None
+    f = c.f
+    fourth = [x for x in range(4) if x not in (first, resp, second)]
+    stopped = all(f.stoppers[x] for x in fourth)
+    if f.lengths[second] >= 4:
+        lv = 4 if f.hcp >= 9 and second in MAJORS else 3
+        return bid(lv, second), f"4+ {SUIT_NAMES[second]}: raises opener's reverse suit"
+    if f.hcp >= 10 and stopped:
+        return bid(3, NT), f"{f.hcp} HCP and a stopper in the fourth suit: 3NT over the reverse"
+    if f.lengths[resp] >= 5 and f.hcp < 10:
+        return bid(2, resp), f"minimum with five {SUIT_NAMES[resp]}: rebids them over the reverse"
+    if stopped and f.hcp < 10:
+        return bid(2, NT), "minimum with a stopper in the fourth suit: 2NT over the reverse"
+    if f.lengths[first] >= 3:
+        lv = 4 if f.hcp >= 10 and first < 2 else 3
+        return bid(lv, first), f"3+ {SUIT_NAMES[first]}: preference over the reverse"
+    return c.cheapest(resp), f"rebids {SUIT_NAMES[resp]} over the reverse"
 
 
 # -- Jacoby 2NT, weak twos, strong 2C ---------------------------------------------------------------
