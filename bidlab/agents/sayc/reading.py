@@ -209,6 +209,14 @@ def _read_conventional(call, rel, shown, per_seat, opener, opening) -> bool:
             return True  # puppet and Gerber answers
     if opener == partner_rel and NAMES[opening.id] == "2C" and not mine and name == "2D":
         return True  # waiting response
+    if opener == partner_rel and LV[call.id] == 2 and ST[call.id] < NT:
+        seq = [x for x in (partners[0], *[m for m in mine if m.id][:1], *partners[1:2]) if x.id >= 3]
+        bids_mine = [m for m in mine if m.id]
+        if len(bids_mine) == 1 and len([x for x in partners if x.id]) == 2 and len(seq) == 3 \
+                and all(LV[x.id] == 1 and ST[x.id] < NT for x in seq) and len({ST[x.id] for x in seq}) == 3 \
+                and ST[call.id] not in {ST[x.id] for x in seq}:
+            s.limit(12, 37)  # fourth suit forcing: values, not length
+            return True
     if opener == rel and len(mine) == 1 and NAMES[opening.id] in ("1H", "1S") and p_name == "2NT" \
             and LV[call.id] == 3 and ST[call.id] not in (ST[opening.id], NT):
         return True  # Jacoby 2NT rebid: shortness

@@ -12,7 +12,7 @@ with a minimum, a side ace or king with a maximum, 3NT with a maximum and no fea
 
 from __future__ import annotations
 
-from bidlab.agents.sayc.context import MAJORS, NT, SUIT_NAMES, Ctx, bid
+from bidlab.agents.sayc.context import LV, MAJORS, NT, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
 from bidlab.bridge.calls import PASS
 
@@ -276,6 +276,109 @@ def answer_reverse(c: Ctx):
         lv = 4 if f.hcp >= 10 and first < 2 else 3
         return bid(lv, first), f"3+ {SUIT_NAMES[first]}: preference over the reverse"
     return c.cheapest(resp), f"rebids {SUIT_NAMES[resp]} over the reverse"
+
+
+def _three_suits(c: Ctx) -> tuple[int, int, int] | None:
+    """(opener's first suit, responder's suit, opener's second suit) after 1x-1y-1z, three
+    different suits at the one level, uncontested."""
+    o = c.ours
+    if c.contested or len(o) < 3 or any(len(x) != 2 or x[0] != "1" or x[1] not in "CDHS" for x in o[:3]):
+        return None
+    x, y, z = ("CDHS".index(k[1]) for k in o[:3])
+    return (x, y, z) if len({x, y, z}) == 3 else None
+
+
+@rule(GC)
+def responder_second_call(c: Ctx):
+    """Responder after 1x-1y-1z (opener 12-18): raise z (6-10 single, 11-12 jump, 13+ game),
+    rebid a six-card suit, 1NT 6-10, 2NT 11-12, 3NT 13+ with the fourth suit stopped;
+    with 12+ and the fourth suit unstopped, fourth suit forcing (standard practice)."""
+    s3 = _three_suits(c)
+    if s3 is None or c.opener != 2 or len(c.ours) != 3:
+        return None
+    x, y, z = s3
+    f = c.f
+    fourth = next(k for k in range(4) if k not in s3)
+    stopped = f.stoppers[fourth]
+    if f.lengths[z] >= 4:
+        sp = f.support_points(z)
+        if sp >= 13:
+            return (bid(4, z) if z in MAJORS else bid(3, NT) if stopped else bid(5, z)), f"4+ {SUIT_NAMES[z]}, {sp} points: game"
+        if sp >= 11:
+            return bid(3, z), f"4+ {SUIT_NAMES[z]}, {sp} points: invitational jump raise"
+        if sp >= 6:
+            return bid(2, z), f"4+ {SUIT_NAMES[z]}, {sp} points: raise of opener's second suit"
+        return PASS, "weak: pass opener's second suit"
+    if f.lengths[y] >= 6:
+        tp = f.total_points
+        if tp >= 13 and y in MAJORS:
+            return bid(4, y), f"six {SUIT_NAMES[y]}, {tp} points: game"
+        if tp >= 10 and f.top3[y] >= 2:
+            return bid(3, y), f"good six {SUIT_NAMES[y]}, {tp} points: invitational jump rebid"
+        return c.cheapest(y), f"six {SUIT_NAMES[y]}, 6-10: rebids the suit"
+    if f.hcp >= 12 and not stopped:
+        cb = c.cheapest(fourth)
+        if cb is not None and LV[cb.id] == 2:
+            return cb, f"{f.hcp} HCP, no {SUIT_NAMES[fourth]} stopper: fourth suit forcing"
+    if f.hcp >= 13:
+        return bid(3, NT), f"{f.hcp} HCP, {SUIT_NAMES[fourth]} stopped: game in notrump"
+    if f.hcp >= 11:
+        if stopped or f.lengths[x] < 4:
+            return bid(2, NT), f"{f.hcp} HCP, balanced: 2NT invitational (11-12)"
+        return bid(3, x), f"{f.hcp} HCP, 4+ {SUIT_NAMES[x]}: invitational jump preference"
+    if f.lengths[x] >= 4 and not f.balanced:
+        return bid(2, x), f"4+ {SUIT_NAMES[x]}: preference for opener's first suit"
+    return bid(1, NT) if c.legal(bid(1, NT)) else bid(2, NT), f"{f.hcp} HCP, 6-10, no fit: notrump"
+
+
+@rule(GC)
+def answer_fourth_suit(c: Ctx):
+    """Opener after 1x-1y-1z-2w (fourth suit forcing): delayed three-card support for y,
+    notrump with a stopper in w (2NT 12-14, 3NT 15+), a six-card x, else the cheapest x."""
+    s3 = _three_suits(c)
+    if s3 is None or c.opener != 0 or len(c.ours) != 4:
+        return None
+    x, y, z = s3
+    w = c.ours[3]
+    if len(w) != 2 or w[0] != "2" or w[1] not in "CDHS" or "CDHS".index(w[1]) in s3:
+        return None
+    w = "CDHS".index(w[1])
+    f = c.f
+    if f.lengths[y] >= 3:
+        cb = c.cheapest(y)
+        return (bid(LV[cb.id] + 1, y) if f.hcp >= 15 and y in MAJORS else cb), \
+            f"three {SUIT_NAMES[y]}: delayed support (answer to fourth suit forcing)"
+    if f.stoppers[w]:
+        return (bid(2, NT) if f.hcp <= 14 else bid(3, NT)), \
+            f"a {SUIT_NAMES[w]} stopper, {f.hcp} HCP: notrump (answer to fourth suit forcing)"
+    if f.lengths[x] >= 6:
+        return c.cheapest(x), f"six {SUIT_NAMES[x]}: rebids them (answer to fourth suit forcing)"
+    if f.lengths[w] >= 4:
+        return bid(3, w), f"four {SUIT_NAMES[w]}: raises (answer to fourth suit forcing)"
+    if f.lengths[z] >= 5:
+        return c.cheapest(z), f"five {SUIT_NAMES[z]}: rebids them (answer to fourth suit forcing)"
+    return c.cheapest(x), f"rebids {SUIT_NAMES[x]} (answer to fourth suit forcing)"
+
+
+@rule(GC)
+def responder_after_fourth_suit(c: Ctx):
+    """After fourth suit forcing and opener's answer the auction is forcing to game:
+    game in the major opener supported, 3NT opposite his notrump."""
+    s3 = _three_suits(c)
+    if s3 is None or c.opener != 2 or len(c.ours) != 5:
+        return None
+    x, y, z = s3
+    w = c.ours[3]
+    if len(w) != 2 or w[0] != "2" or w[1] not in "CDHS" or "CDHS".index(w[1]) in s3:
+        return None
+    ans = c.ours[4]
+    if ans[1:] == "CDHS"[y] and y in MAJORS:
+        return (bid(4, y) if c.legal(bid(4, y)) else PASS), f"opener's {SUIT_NAMES[y]} support: game"
+    if ans == "2NT":
+        return bid(3, NT), "opener stopped the fourth suit: game in notrump"
+    if ans == "3NT":
+        return PASS, "opener chose game in notrump"
+    return None
 
 
 # -- Jacoby 2NT, weak twos, strong 2C ---------------------------------------------------------------
