@@ -220,6 +220,10 @@ def _read_conventional(call, rel, shown, per_seat, opener, opening) -> bool:
     if opener == rel and len(mine) == 1 and NAMES[opening.id] in ("1H", "1S") and p_name == "2NT" \
             and LV[call.id] == 3 and ST[call.id] not in (ST[opening.id], NT):
         return True  # Jacoby 2NT rebid: shortness
+    if opener == rel and len(mine) == 1 and NAMES[opening.id] in ("1H", "1S") and p_name == "2NT" \
+            and LV[call.id] == 4 and ST[call.id] not in (ST[opening.id], NT):
+        s.length(ST[call.id], 5)  # Jacoby 2NT rebid: a good five-card side suit
+        return True
     return False
 
 

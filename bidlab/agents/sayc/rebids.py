@@ -77,6 +77,9 @@ def after_jacoby_2nt(c: Ctx):
     s = x[0]
     f = c.f
     for t in (3, 2, 1, 0):
+        if t != s and f.lengths[t] >= 5 and f.top3[t] >= 2:
+            return bid(4, t), f"a good five-card {SUIT_NAMES[t]} suit (SAYC Jacoby 2NT rebid)"
+    for t in (3, 2, 1, 0):
         if t != s and f.lengths[t] <= 1:
             return bid(3, t), f"singleton or void in {SUIT_NAMES[t]} (SAYC Jacoby 2NT rebid)"
     if f.hcp >= 18:

@@ -146,10 +146,16 @@ def two_nt_over_minor(c: Ctx):
 
 @rule(G)
 def three_nt_response(c: Ctx):
-    if _is_one_suit_opening(c) and c.f.balanced and 16 <= c.f.hcp <= 17 and not c.passed_hand:
-        o = _opening_suit(c)
-        if o in MAJORS and c.f.lengths[o] >= 3:
-            return None
+    """1m-3NT 16-17 balanced; 1M-3NT 15-17 balanced with exactly two of the major."""
+    if not _is_one_suit_opening(c) or not c.f.balanced or c.passed_hand:
+        return None
+    o = _opening_suit(c)
+    if o in MAJORS:
+        other = 5 - o
+        if 15 <= c.f.hcp <= 17 and c.f.lengths[o] == 2 and c.f.lengths[other] < 4:
+            return bid(3, NT), f"15-17 HCP, balanced, two {SUIT_NAMES[o]} (SAYC 3NT response)"
+        return None
+    if 16 <= c.f.hcp <= 17:
         return bid(3, NT), "16-17 HCP, balanced (SAYC 3NT response)"
 
 
