@@ -52,6 +52,43 @@ def too_weak_to_act(c: Ctx):
         return PASS, f"{f.hcp} HCP: too weak to enter the auction"
 
 
+def _their_calls(c: Ctx) -> list[str]:
+    """The opponents' bids (no passes or doubles), in order."""
+    n = len(c.calls)
+    return [NAMES[x.id] for j, x in enumerate(c.calls) if x.id >= 3 and (j - n) % 4 in (1, 3)]
+
+
+def _their_artificial_bid(c: Ctx) -> int | None:
+    """The strain of their last bid when it was artificial (a strong 2C opening, the 2D
+    waiting response, Stayman, a Jacoby transfer, Gerber, a Blackwood answer), else None."""
+    if c.last_bidder not in (1, 3) or c.doubled:
+        return None
+    b = _their_calls(c)
+    last = b[-1]
+    if b == ["2C"] or b[:2] == ["2C", "2D"] and len(b) == 2:
+        return ST[c.last_bid.id]
+    if len(b) == 2 and b[0] in ("1NT", "2NT"):
+        lv = int(b[0][0]) + 1
+        if last in (f"{lv}C", f"{lv}D", f"{lv}H", "4C"):
+            return ST[c.last_bid.id]
+    if len(b) >= 2 and b[-2] == "4NT" and last[0] == "5" and ST[c.last_bid.id] < NT:
+        return ST[c.last_bid.id]
+    return None
+
+
+@rule(OV)
+def double_artificial_bid(c: Ctx):
+    """Their last bid was artificial: double it with a strong holding in that suit (asks
+    for the lead), otherwise pass (standard practice)."""
+    s = _their_artificial_bid(c)
+    if s is None:
+        return None
+    f = c.f
+    if f.lengths[s] >= 5 and f.top3[s] >= 2 or f.lengths[s] >= 4 and f.top3[s] == 3:
+        return DOUBLE, f"{f.lengths[s]} {SUIT_NAMES[s]} with top honours: lead-directing double of their artificial {c.last_bid}"
+    return PASS, f"their {c.last_bid} is artificial and I hold nothing to show"
+
+
 @rule(OV)
 def penalty_double_of_1nt(c: Ctx):
     if c.last_bid is not None and c.last_bid is c.opening and NAMES[c.last_bid.id] == "1NT" and c.f.hcp >= 15:
@@ -254,6 +291,25 @@ def answer_michaels_or_unusual(c: Ctx):
         if c.f.lengths[other] >= 3:
             return c.cheapest(other), f"3+ {SUIT_NAMES[other]}: partner's known major (Michaels)"
         return bid(2, NT), "asks for partner's minor (Michaels)"
+
+
+@rule(AD)
+def responsive_double(c: Ctx):
+    """Partner doubled for takeout and RHO raised opener's suit: double with values and
+    two four-card unbid suits, no five-card suit (responsive double)."""
+    a = _partner_first_action(c)
+    if a is None or not a.is_double or c.last_bidder != 3 or c.doubled or len(c.their_suits) != 1:
+        return None
+    t = ST[c.opening.id]
+    if ST[c.last_bid.id] != t or LV[c.last_bid.id] > 3:
+        return None
+    f = c.f
+    unbid = [s for s in range(4) if s != t]
+    if f.hcp < (8 if LV[c.last_bid.id] == 2 else 10) or any(f.lengths[s] >= 5 for s in unbid):
+        return None
+    if sum(f.lengths[s] >= 4 for s in unbid) >= 2:
+        return DOUBLE, f"{f.hcp} HCP, two four-card unbid suits: responsive double"
+    return None
 
 
 @rule(AD)
@@ -703,6 +759,26 @@ def opener_rebid_in_competition(c: Ctx):
             if cb is not None and (LV[cb.id] == 1 or LV[cb.id] == 2 and (s < o or f.hcp >= 16)):
                 return cb, f"4+ {SUIT_NAMES[s]}: new suit in competition"
     return None
+
+
+@rule(OC)
+def answer_responsive_double(c: Ctx):
+    """I doubled for takeout, they raised, partner made a responsive double: bid my best
+    unbid suit (a four-card major first), or notrump with their suit stopped."""
+    mine = [x for x in c.my_calls if x.id]
+    if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3):
+        return None
+    if not c.partner_calls or not c.partner_calls[-1].is_double or c.doubled != 1 or c.last_bidder != 1:
+        return None
+    f = c.f
+    unbid = [s for s in range(4) if s not in c.their_suits]
+    if not unbid:
+        return None
+    s = max(unbid, key=lambda x: (f.lengths[x] + (1 if x in MAJORS else 0), x))
+    t = _their_last_suit(c)
+    if f.lengths[s] < 4 and t is not None and f.stoppers[t] and c.cheapest_level(NT) <= 3:
+        return c.cheapest(NT), "answers the responsive double in notrump, a stopper in their suit"
+    return c.cheapest(s), f"answers partner's responsive double with {SUIT_NAMES[s]}"
 
 
 @rule(OC)

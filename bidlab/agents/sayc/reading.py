@@ -339,6 +339,10 @@ def _read_double(t: _Turn) -> None:
     """A defender's first double is for takeout (opening values, support for the unbid
     majors); responder's first double is negative (6+) ("Doubles")."""
     s, last_bid = t.s, t.last_bid
+    p_first = next((x for x in t.per_seat[t.partner_rel] if x.id), None)
+    if t.by_defender and t.first_action and p_first is not None and p_first.id == 1:
+        s.limit(8, 37)  # responsive double: values, the unbid suits
+        return
     if t.by_defender and t.first_action:
         # takeout double (direct or balancing) or negative double
         s.limit(12 if not t.by_responder else 6, 37)
