@@ -763,8 +763,9 @@ def opener_rebid_in_competition(c: Ctx):
 
 @rule(OC)
 def answer_responsive_double(c: Ctx):
-    """I doubled for takeout, they raised, partner made a responsive double: bid my best
-    unbid suit (a four-card major first), or notrump with their suit stopped."""
+    """I doubled for takeout, they raised, partner made a responsive double (values, no
+    major he could bid): bid my best unbid suit, a minor before a four-card major, or
+    notrump with their suit stopped."""
     mine = [x for x in c.my_calls if x.id]
     if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3):
         return None
@@ -774,7 +775,8 @@ def answer_responsive_double(c: Ctx):
     unbid = [s for s in range(4) if s not in c.their_suits]
     if not unbid:
         return None
-    s = max(unbid, key=lambda x: (f.lengths[x] + (1 if x in MAJORS else 0), x))
+    # partner's double denies an unbid major he could have bid: prefer a minor unless mine is long
+    s = max(unbid, key=lambda x: (f.lengths[x] + (0 if x in MAJORS and f.lengths[x] < 5 else 1), -x))
     t = _their_last_suit(c)
     if f.lengths[s] < 4 and t is not None and f.stoppers[t] and c.cheapest_level(NT) <= 3:
         return c.cheapest(NT), "answers the responsive double in notrump, a stopper in their suit"
