@@ -307,8 +307,11 @@ def responsive_double(c: Ctx):
     unbid = [s for s in range(4) if s != t]
     if f.hcp < (8 if LV[c.last_bid.id] == 2 else 10) or any(f.lengths[s] >= 5 for s in unbid):
         return None
-    if sum(f.lengths[s] >= 4 for s in unbid) >= 2:
-        return DOUBLE, f"{f.hcp} HCP, two four-card unbid suits: responsive double"
+    # over a minor it shows both majors; over a major, both minors without the other major
+    wanted = [2, 3] if t < 2 else [0, 1]
+    if all(f.lengths[s] >= 4 for s in wanted) and not (t >= 2 and f.lengths[5 - t] >= 4):
+        names = " and ".join(SUIT_NAMES[s] for s in wanted)
+        return DOUBLE, f"{f.hcp} HCP, four {names}: responsive double"
     return None
 
 
@@ -759,6 +762,27 @@ def opener_rebid_in_competition(c: Ctx):
             if cb is not None and (LV[cb.id] == 1 or LV[cb.id] == 2 and (s < o or f.hcp >= 16)):
                 return cb, f"4+ {SUIT_NAMES[s]}: new suit in competition"
     return None
+
+
+@rule(OC)
+def overcaller_after_new_suit(c: Ctx):
+    """I overcalled, partner bid a new suit (non-forcing, SAYC): with a minimum, rebid a
+    six-card suit or pass; stronger hands are placed by the general rules."""
+    mine = [x for x in c.my_calls if x.id]
+    pb = [x for x in c.partner_calls if x.id]
+    if len(mine) != 1 or len(pb) != 1 or c.opener not in (1, 3) or c.last_bidder != 2 or mine[0].id < 3:
+        return None
+    o, p = ST[mine[0].id], ST[pb[0].id]
+    if o == NT or p == NT or p == o or p in c.their_suits:
+        return None
+    f = c.f
+    if f.hcp > 13 or f.lengths[p] >= 3:
+        return None
+    if f.lengths[o] >= 6:
+        cb = c.cheapest(o)
+        if cb is not None and LV[cb.id] <= 3:
+            return cb, f"minimum overcall with six {SUIT_NAMES[o]}: rebids them"
+    return PASS, f"minimum overcall, short in {SUIT_NAMES[p]}: passes partner's non-forcing new suit"
 
 
 @rule(OC)
