@@ -184,6 +184,8 @@ def _read_conventional(call, rel, shown, per_seat, opener, opening) -> bool:
     name, p_name = NAMES[call.id], NAMES[p_last.id]
     if p_name == "4NT" and LV[call.id] == 5:
         return True  # Blackwood answer: aces, not a suit
+    if p_name == "5NT" and LV[call.id] == 6 and len(partners) >= 2 and NAMES[partners[-2].id] == "4NT":
+        return True  # answer to the 5NT king ask
     nt_opened_by_partner = opener == partner_rel and NAMES[opening.id] in ("1NT", "2NT") and not mine
     if nt_opened_by_partner and len(partners) == 1:
         lv = LV[opening.id] + 1
@@ -220,6 +222,11 @@ def _read_conventional(call, rel, shown, per_seat, opener, opening) -> bool:
     if opener == rel and len(mine) == 1 and NAMES[opening.id] in ("1H", "1S") and p_name == "2NT" \
             and LV[call.id] == 3 and ST[call.id] not in (ST[opening.id], NT):
         return True  # Jacoby 2NT rebid: shortness
+    if opener == rel and len(mine) == 1 and NAMES[opening.id] in ("1H", "1S") and p_name == "2NT" \
+            and (ST[call.id] == ST[opening.id] and LV[call.id] in (3, 4) or name == "3NT"):
+        # Jacoby 2NT rebids without shortness: 3M 18+, 3NT 15-17, 4M minimum
+        s.limit(*{3: (18, 21), 4: (12, 14)}[LV[call.id]] if name != "3NT" else (15, 17))
+        return True
     if opener == rel and len(mine) == 1 and NAMES[opening.id] in ("1H", "1S") and p_name == "2NT" \
             and LV[call.id] == 4 and ST[call.id] not in (ST[opening.id], NT):
         s.length(ST[call.id], 5)  # Jacoby 2NT rebid: a good five-card side suit

@@ -397,7 +397,27 @@ def responder_after_jacoby_rebid(c: Ctx):
         return PASS, "opener showed a minimum: game is enough"
     if est >= 33 and c.f.hcp >= 15:
         return bid(4, NT), "slam values with a known fit: Blackwood"
+    if o[2] == f"3{o[0][1]}" and est >= 31:
+        # slam interest opposite 18+: show the cheapest side ace below game
+        for t in range(4):
+            if t != s and c.f.suit_masks[t] >> 12 and c.legal(bid(4, t)) and bid(4, t).id < bid(4, s).id:
+                return bid(4, t), f"ace of {SUIT_NAMES[t]}, slam interest: control-showing cue bid"
     return bid(4, s), "no slam: game in the agreed major"
+
+
+@rule(GC)
+def opener_after_control_cue_bid(c: Ctx):
+    """1M-2NT-3M-4x: partner cue-bid an ace with slam interest. 20+ asks for aces with
+    Blackwood, otherwise signs off in game."""
+    o = c.ours
+    if c.contested or len(o) != 4 or o[0] not in ("1H", "1S") or o[1] != "2NT" or o[2] != f"3{o[0][1]}":
+        return None
+    if o[3][0] != "4" or o[3][1:] not in ("C", "D", "H") or o[3][1:] == o[0][1]:
+        return None
+    s = "CDHS".index(o[0][1])
+    if c.f.hcp >= 20:
+        return bid(4, NT), f"{c.f.hcp} HCP opposite a control-showing cue bid: Blackwood"
+    return bid(4, s), f"{c.f.hcp} HCP: signs off in 4{o[0][1]} over the cue bid"
 
 
 @rule(GC)
