@@ -112,7 +112,7 @@ def read_call(call, rel, shown, per_seat, opener, opening, last_bid, last_bidder
     if call.id == 2:
         _read_redouble(s)
         return
-    if call.id >= 3 and _read_conventional(call, rel, shown, per_seat, opener, opening):
+    if call.id >= 3 and _read_conventional(call, rel, shown, per_seat, opener, opening, last_bid):
         s.acted = True
         return
     t = _Turn(call, rel, shown, per_seat, opener, opening, last_bid, first_action=not s.acted)
@@ -173,8 +173,11 @@ def _read_redouble(s: Shown) -> None:
 
 # -- conventions and advancing ------------------------------------------------------------------
 
-def _read_conventional(call, rel, shown, per_seat, opener, opening) -> bool:
-    """Read an artificial bid of our conventions; True if ``call`` was one (nothing natural)."""
+def _read_conventional(call, rel, shown, per_seat, opener, opening, last_bid) -> bool:
+    """Read an artificial bid of our conventions; True if ``call`` was one (nothing natural).
+
+    Stayman and the transfers stay on over a double of our notrump (``last_bid`` is still
+    the opening) and are off over a suit overcall ("Interference over 1NT")."""
     s = shown[rel]
     partner_rel = (rel + 2) % 4
     mine, partners = per_seat[rel], per_seat[partner_rel]
@@ -186,7 +189,8 @@ def _read_conventional(call, rel, shown, per_seat, opener, opening) -> bool:
         return True  # Blackwood answer: aces, not a suit
     if p_name == "5NT" and LV[call.id] == 6 and len(partners) >= 2 and NAMES[partners[-2].id] == "4NT":
         return True  # answer to the 5NT king ask
-    nt_opened_by_partner = opener == partner_rel and NAMES[opening.id] in ("1NT", "2NT") and not mine
+    nt_opened_by_partner = opener == partner_rel and NAMES[opening.id] in ("1NT", "2NT") and not mine \
+        and last_bid is opening
     if nt_opened_by_partner and len(partners) == 1:
         lv = LV[opening.id] + 1
         if name == f"{lv}C":
