@@ -10,7 +10,11 @@ opening (15+). Advancing: answering a takeout double (cheapest suit 0-8, jump 9-
 (raise 8-10, cue bid with a limit raise or better, notrump with a stopper, new suit).
 Responder after an overcall: negative double through 2S, raises, notrump with a stopper,
 new suits; after a takeout double: redouble 10+, Jordan 2NT (limit raise or better),
-preemptive jump raise. Penalty doubles of contracts that are clearly failing.
+preemptive jump raise; after their overcall of our 1NT, natural bids and a Stayman-like
+cue bid (the system is off). Responsive doubles after partner's takeout double and their
+raise; lead-directing doubles of their artificial bids (Stayman, transfers, strong 2C).
+The overcaller's rebids after a cue-bid raise or a new suit. Penalty doubles of contracts
+that are clearly failing.
 """
 
 from __future__ import annotations

@@ -3,8 +3,12 @@
 Over 1NT (15-17): 2C Stayman (8+ HCP, a four-card major), 2D/2H Jacoby transfers (five+
 hearts/spades, any strength; opener may super-accept with 17 and four trumps), 2S puppet
 to 3C (a weak hand with a long minor: pass 3C or correct to 3D), 2NT invitational (8-9),
-3NT to play (10-15), 4C Gerber (slam values: asks for aces), 4NT quantitative (16-17),
-6NT (18-19). The same structure one level higher over 2NT (20-21) and over 2C-2D-2NT
+3C/3D invitational with a good six-card minor (6-9), 3H/3S a six-card major with slam
+interest (14-17, forcing), 3NT to play (10-15), 4H/4S a weak jump to game (a long major,
+few high cards; no Texas in SAYC), 4C Gerber (slam values: asks for aces), 4NT
+quantitative (16-17), 6NT (18-19). After the transfer a new minor is natural and forcing.
+Over a double of 1NT the system stays on; over a suit overcall it is off (the rules in
+:mod:`competitive`: natural bids, a Stayman-like cue bid; no Lebensohl in SAYC). The same structure one level higher over 2NT (20-21) and over 2C-2D-2NT
 (22-24), with the ranges moved by the opener's strength.
 """
 

@@ -3,9 +3,13 @@
 After a one-level response: raise responder's major with four (12-15 single, 16-18 jump,
 19-21 game), 1NT 12-14 balanced, 2NT 18-19 balanced, a new suit at the one level, the own
 six-card suit (12-15 at the two level, 16-18 jump), a lower new suit (non-reverse), a
-reverse (17+), a jump shift (19+). After a single raise: pass 12-15, re-raise 16-18
+reverse (17+), a jump shift (19+, forcing to game). Responder answers a reverse (raise
+the second suit, rebid a five-card major or 2NT with a minimum, 3NT with 10+); after
+1x-1y-1z responder raises z, bids notrump by range, or bids the fourth suit (forcing)
+with 12+ and no stopper, and opener answers it. After a single raise: pass 12-15, re-raise 16-18
 (invitation), game with 19+. After a limit raise: game with 14+. After Jacoby 2NT: a
-new suit at the three level shows shortness, 3M 18+, 3NT 15-17, 4M minimum. After 2C-2D:
+new suit at the three level shows shortness, four of a new suit a good five-card suit,
+3M 18+, 3NT 15-17, 4M minimum; over 3M responder cue-bids an ace with slam interest. After 2C-2D:
 2NT 22-24 balanced, or the long suit. After a weak two's 2NT feature ask: 3 of the suit
 with a minimum, a side ace or king with a maximum, 3NT with a maximum and no feature.
 """

@@ -5,8 +5,9 @@ One of a major: Jacoby 2NT (13+ with 4+ trumps, game forcing), limit raise to th
 weak, shapely), 1S over 1H (4+ spades, 6+), 1NT (6-10, forcing one round is not SAYC:
 non-forcing), new suit at the two level (10+ HCP; 2H over 1S shows five), jump shifts (19+).
 One of a minor: four-card majors up the line at the one level, 1D over 1C, single raise
-(6-10, 4+ in diamonds, 5+ in clubs), limit raise (10-12), 1NT (6-10), 2NT (13-15 balanced,
-forcing), 3NT (16-17). Strong 2C: 2D waiting, positive suit responses with 8+ HCP and a
+(6-10, 4+ in diamonds, 5+ in clubs), limit raise (10-12; no inverted minors in SAYC),
+1NT (6-10), 2NT (13-15 balanced, forcing), 3NT (16-17). Over a major, 3NT is 15-17
+balanced with exactly two trumps. Strong 2C: 2D waiting, positive suit responses with 8+ HCP and a
 good five-card suit, 2NT with 8+ balanced. Weak twos and preempts: raises are to play,
 2NT asks for a feature, new suits are forcing.
 """

@@ -2,7 +2,10 @@
 
 Answers: 5C 0 or 4, 5D 1, 5H 2, 5S 3. The asker signs off at five of the agreed suit when
 two aces are missing, bids six when one is missing, and seven with all four aces and the
-values for a grand slam (37+ combined). Gerber over notrump lives in :mod:`notrump`.
+values for a grand slam (37+ combined), or first 5NT, which promises all the aces and
+asks for kings (6C 0/4, 6D 1, 6H 2, 6S 3); all the kings: seven. Gerber over notrump lives
+in :mod:`notrump`; control-showing cue bids after Jacoby 2NT in :mod:`rebids`. Roman Key
+Card Blackwood (1430) and the grand slam force are not adopted: they are not SAYC.
 A 4NT that directly raises partner's natural notrump is quantitative, not Blackwood.
 """
 
