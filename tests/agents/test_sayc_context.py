@@ -106,6 +106,8 @@ def test_passed_hand_and_position():
         ("1H P 2NT P 3H P", "S", 18, 21, {}),         # Jacoby 2NT, opener's 3M: 18+
         ("1H P 2NT P 3NT P", "S", 15, 17, {}),        # Jacoby 2NT, opener's 3NT: 15-17
         ("1H P 2NT P 4C P", "S", 12, 21, {"C": 5}),   # Jacoby 2NT, a good five-card side suit
+        ("1H P P 1S P", "N", 5, 16, {"S": 5}),        # a balancing overcall: a king lighter
+        ("1H 1S P", "N", 8, 16, {"S": 5}),            # the same overcall in the direct seat
     ],
 )
 def test_issue21_readings(auction, dealer, lo, hi, lengths):

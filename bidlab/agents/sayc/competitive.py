@@ -203,7 +203,7 @@ def takeout_double(c: Ctx):
     f = c.f
     # balance lightly only when their opening would be passed out
     light = _balancing(c) and len([x for x in c.calls if x.id]) == 1
-    need = 10 if light else (13 if LV[c.last_bid.id] >= 3 else 12)
+    need = 9 if light else (13 if LV[c.last_bid.id] >= 3 else 12)  # balancing: a king lighter
     if f.hcp < need or not _short_in_theirs(c):
         return None
     unbid = _unbid(c)
@@ -227,9 +227,10 @@ def simple_overcall(c: Ctx):
             continue
         lv = c.cheapest_level(s)
         if lv == 1:
-            ok = (7 if bal else 8) <= f.hcp <= 16 and (f.top5[s] >= 2 or f.hcp >= 11)
+            # in the pass-out seat a king lighter (SAYC practice: balance with 3 HCP less)
+            ok = (5 if bal else 8) <= f.hcp <= 16 and (f.top5[s] >= 2 or f.hcp >= 11)
         elif lv == 2:
-            ok = (9 if bal else 10) + (1 if c.we_vul else 0) <= f.hcp <= 16 and f.top5[s] >= 2
+            ok = (7 if bal else 10) + (1 if c.we_vul else 0) <= f.hcp <= 16 and f.top5[s] >= 2
         elif lv == 3:
             ok = 13 <= f.hcp <= 17 and f.lengths[s] >= 6 and f.good_suit(s)
         else:

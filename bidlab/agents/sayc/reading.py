@@ -74,9 +74,9 @@ class _Turn:
     """One call in its setting: who made it, what was bid before, and its level and strain."""
 
     __slots__ = ("call", "rel", "s", "shown", "per_seat", "opener", "opening", "last_bid", "partner_rel",
-                 "pshown", "first_action", "lv", "strain", "jump", "n_before")
+                 "pshown", "first_action", "lv", "strain", "jump", "n_before", "balancing")
 
-    def __init__(self, call, rel, shown, per_seat, opener, opening, last_bid, first_action):
+    def __init__(self, call, rel, shown, per_seat, opener, opening, last_bid, first_action, last_bidder=None):
         self.call, self.rel, self.shown, self.per_seat = call, rel, shown, per_seat
         self.opener, self.opening, self.last_bid = opener, opening, last_bid
         self.s = shown[rel]
@@ -86,6 +86,8 @@ class _Turn:
         self.lv, self.strain = LV[call.id], ST[call.id]
         self.jump = last_bid is not None and self.lv > LV[last_bid.id] + (1 if self.strain <= ST[last_bid.id] else 0)
         self.n_before = len(per_seat[rel])  # this seat's calls before this one
+        # the last bid was LHO's and partner has not acted: partner and RHO passed it
+        self.balancing = last_bidder == (rel + 1) % 4 and not self.pshown.acted
 
     @property
     def by_opener(self) -> bool:
@@ -115,7 +117,8 @@ def read_call(call, rel, shown, per_seat, opener, opening, last_bid, last_bidder
     if call.id >= 3 and _read_conventional(call, rel, shown, per_seat, opener, opening, last_bid):
         s.acted = True
         return
-    t = _Turn(call, rel, shown, per_seat, opener, opening, last_bid, first_action=not s.acted)
+    t = _Turn(call, rel, shown, per_seat, opener, opening, last_bid, first_action=not s.acted,
+              last_bidder=last_bidder)
     s.acted = True
     if call.id == 1:
         _read_double(t)
@@ -474,7 +477,7 @@ def _read_suit_length(t: _Turn) -> None:
 
 def _read_overcall_strength(t: _Turn) -> bool:
     """A suit overcall: simple 8-16 at the one level (10-16 higher) with five; a jump
-    overcall is weak, 5-10 with six ("Overcalls")."""
+    overcall is weak, 5-10 with six ("Overcalls"); in the pass-out seat a king lighter."""
     if not (t.first_action and t.by_defender and not t.pshown.acted):
         return False
     s = t.s
@@ -482,7 +485,8 @@ def _read_overcall_strength(t: _Turn) -> bool:
         s.limit(5, 10)
         s.length(t.strain, 6)
     else:
-        s.limit(8 if t.lv == 1 else 10, 16)
+        lo = 8 if t.lv == 1 else 10
+        s.limit(lo - 3 if t.balancing else lo, 16)
         s.length(t.strain, 5)
     return True
 
