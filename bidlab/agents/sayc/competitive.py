@@ -67,6 +67,9 @@ def _their_artificial_bid(c: Ctx) -> int | None:
     waiting response, Stayman, a Jacoby transfer, Gerber, a Blackwood answer), else None."""
     if c.last_bidder not in (1, 3) or c.doubled:
         return None
+    lv = LV[c.last_bid.id]
+    if lv not in (2, 3, 4, 5) or lv < 5 and NAMES[c.opening.id] not in ("2C", "1NT", "2NT"):
+        return None  # the cheap test first: this runs on every overcall turn
     b = _their_calls(c)
     last = b[-1]
     if b == ["2C"] or b[:2] == ["2C", "2D"] and len(b) == 2:
