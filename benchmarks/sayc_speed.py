@@ -5,7 +5,10 @@ cycle) through the same loop: build a BiddingView, ask the agent, extend the Auc
 The random agent's auctions/s is the baseline measured in the same run; the issue's
 target for the SAYC teacher is >= 1,000 auctions/s on the 2-core development machine.
 
-    python benchmarks/sayc_speed.py [--boards 5000] [--seed 0] [--repeats 3]
+    python benchmarks/sayc_speed.py [--boards 5000] [--seed 0] [--repeats 3] [--release c58ef9b]
+
+``--release COMMIT`` also times that commit's SAYC bidder (loaded by ``sayc_release``) on
+the same deals, so a slowdown of the rules shows as a ratio measured in the same run.
 
 The SAYC bidder caches hand features and auction readings, so a warm-up pass over other
 deals is run first and each timed pass uses fresh deals (no cache hits from earlier passes).
@@ -17,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
+from pathlib import Path
 
 from bidlab.agents.base import BiddingView, RandomAgent
 from bidlab.agents.sayc import SaycAgent
@@ -53,14 +58,22 @@ def main() -> None:
     ap.add_argument("--boards", type=int, default=5000, help="boards per timed pass")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--repeats", type=int, default=3, help="timed passes per agent (best is kept)")
+    ap.add_argument("--release", default=None, help="also time the SAYC bidder of this commit (e.g. c58ef9b)")
     args = ap.parse_args()
 
     sayc, rnd = SaycAgent(), RandomAgent(seed=args.seed)
-    run_auctions(sayc, _boards(500, args.seed + 10_000))  # warm-up: imports, tables
+    agents = [("random", rnd), ("sayc", sayc)]
+    if args.release:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from sayc_release import ReleaseSayc
+
+        agents.append((f"sayc@{args.release}", ReleaseSayc(args.release)))
+    for _, agent in agents[1:]:
+        run_auctions(agent, _boards(500, args.seed + 10_000))  # warm-up: imports, tables
     best: dict[str, tuple[float, float, float]] = {}
     for r in range(args.repeats):
         boards = _boards(args.boards, args.seed + r)
-        for name, agent in (("random", rnd), ("sayc", sayc)):
+        for name, agent in agents:
             wall, cpu, calls = run_auctions(agent, boards)
             rate, cpu_rate = args.boards / wall, args.boards / cpu
             if name not in best or rate > best[name][0]:
@@ -73,6 +86,10 @@ def main() -> None:
     print(f"random agent : {r_rate:9.0f} auctions/s  {r_cpu:9.0f} auctions/s   ({r_len:.1f} calls per auction)")
     print(f"SAYC agent   : {s_rate:9.0f} auctions/s  {s_cpu:9.0f} auctions/s   ({s_len:.1f} calls per auction)")
     print(f"ratio SAYC / random auctions/s: wall {s_rate / r_rate:.2f}, CPU {s_cpu / r_cpu:.2f}")
+    if args.release:
+        o_rate, o_cpu, o_len = best[f"sayc@{args.release}"]
+        print(f"SAYC @{args.release:<7}: {o_rate:9.0f} auctions/s  {o_cpu:9.0f} auctions/s   ({o_len:.1f} calls per auction)")
+        print(f"ratio SAYC now / @{args.release}: wall {s_rate / o_rate:.2f}, CPU {s_cpu / o_cpu:.2f}")
     print(f"target >= 1000 SAYC auctions/s (wall-clock): {'met' if s_rate >= 1000 else 'NOT met'}"
           f"; per CPU-second: {'met' if s_cpu >= 1000 else 'NOT met'}")
 

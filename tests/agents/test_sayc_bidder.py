@@ -163,3 +163,13 @@ def test_package_docstring_example():
 
     result = doctest.testmod(package)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_same_auction_from_new_call_objects_gets_the_same_call():
+    """The auction reading is cached by call ids; rules must not compare its Call objects
+    with the view's by identity (a Michaels advance once failed on a re-parsed auction)."""
+    hand_a, hand_b = Hand.parse("K84.Q7532.A64.95"), Hand.parse("K84.AQ75.A64.952")
+    for hand in (hand_a, hand_b, hand_a):
+        auction = Auction.parse("1C 2C P", "E")  # fresh Call objects every time
+        d = decide(BiddingView(auction.to_act, hand, auction, Vulnerability.NONE))
+        assert d.rule == "advance.answer_michaels_or_unusual", d

@@ -91,3 +91,44 @@ def test_our_side_sequence_and_interference():
 def test_passed_hand_and_position():
     c = _ctx("P P 1S P", dealer="S")  # S passed first, partner opened in third seat
     assert c.passed_hand and c.position == 1 and c.opener == 2
+
+
+# -- the readers added for issue 21 (sayc/reading.py), ranges from the SAYC booklet --------------
+
+@pytest.mark.parametrize(
+    "auction, dealer, lo, hi, lengths",
+    [
+        ("1NT P 3D P", "N", 6, 9, {"D": 6}),          # 1NT-3m: invitational, good six-card minor
+        ("1NT P 3S P", "N", 14, 17, {"S": 6}),        # 1NT-3M: six cards, slam interest
+        ("1NT P 4H P", "N", 0, 9, {"H": 6}),          # weak jump to game
+        ("1NT 2D 3H P", "N", 10, 37, {"H": 5}),       # systems off: a three-level suit is forcing
+        ("1NT 2D 2H P", "N", 0, 9, {"H": 5}),         # systems off: a two-level suit is weak
+        ("1H P 2NT P 3H P", "S", 18, 21, {}),         # Jacoby 2NT, opener's 3M: 18+
+        ("1H P 2NT P 3NT P", "S", 15, 17, {}),        # Jacoby 2NT, opener's 3NT: 15-17
+        ("1H P 2NT P 4C P", "S", 12, 21, {"C": 5}),   # Jacoby 2NT, a good five-card side suit
+        ("1H P P 1S P", "N", 5, 16, {"S": 5}),        # a balancing overcall: a king lighter
+        ("1H 1S P", "N", 8, 16, {"S": 5}),            # the same overcall in the direct seat
+    ],
+)
+def test_issue21_readings(auction, dealer, lo, hi, lengths):
+    c = _ctx(auction, dealer)
+    assert (c.partner.min_hcp, c.partner.max_hcp) == (lo, hi)
+    for suit, n in lengths.items():
+        assert c.partner.min_len["CDHS".index(suit)] >= n
+
+
+def test_two_suited_overcalls_show_both_suits():
+    c = _ctx("1C 2C P", dealer="E")   # Michaels over a minor: both majors, advancer to act
+    assert c.partner.min_len[2] >= 5 and c.partner.min_len[3] >= 5 and c.partner.min_len[0] == 0
+    c = _ctx("1H 2NT P", dealer="E")  # unusual 2NT: both minors
+    assert c.partner.min_len[0] >= 5 and c.partner.min_len[1] >= 5 and c.partner.max_hcp <= 12
+
+
+def test_fourth_suit_forcing_shows_values_not_clubs():
+    c = _ctx("1D P 1H P 1S P 2C P")   # opener to act
+    assert c.partner.min_len[0] == 0 and c.partner.min_hcp >= 12
+
+
+def test_responsive_double_shows_values_not_a_takeout_double():
+    c = _ctx("1H X 2H X P")           # dealer N: the takeout doubler (E) to act
+    assert c.partner.min_hcp == 8

@@ -10,7 +10,11 @@ opening (15+). Advancing: answering a takeout double (cheapest suit 0-8, jump 9-
 (raise 8-10, cue bid with a limit raise or better, notrump with a stopper, new suit).
 Responder after an overcall: negative double through 2S, raises, notrump with a stopper,
 new suits; after a takeout double: redouble 10+, Jordan 2NT (limit raise or better),
-preemptive jump raise. Penalty doubles of contracts that are clearly failing.
+preemptive jump raise; after their overcall of our 1NT, natural bids and a Stayman-like
+cue bid (the system is off). Responsive doubles after partner's takeout double and their
+raise; lead-directing doubles of their artificial bids (Stayman, transfers, strong 2C).
+The overcaller's rebids after a cue-bid raise or a new suit. Penalty doubles of contracts
+that are clearly failing.
 """
 
 from __future__ import annotations
@@ -50,6 +54,46 @@ def too_weak_to_act(c: Ctx):
     f = c.f
     if f.hcp < 5 or (f.hcp < 8 and f.shape[0] < 5):
         return PASS, f"{f.hcp} HCP: too weak to enter the auction"
+
+
+def _their_calls(c: Ctx) -> list[str]:
+    """The opponents' bids (no passes or doubles), in order."""
+    n = len(c.calls)
+    return [NAMES[x.id] for j, x in enumerate(c.calls) if x.id >= 3 and (j - n) % 4 in (1, 3)]
+
+
+def _their_artificial_bid(c: Ctx) -> int | None:
+    """The strain of their last bid when it was artificial (a strong 2C opening, the 2D
+    waiting response, Stayman, a Jacoby transfer, Gerber, a Blackwood answer), else None."""
+    if c.last_bidder not in (1, 3) or c.doubled:
+        return None
+    lv = LV[c.last_bid.id]
+    if lv not in (2, 3, 4, 5) or lv < 5 and NAMES[c.opening.id] not in ("2C", "1NT", "2NT"):
+        return None  # the cheap test first: this runs on every overcall turn
+    b = _their_calls(c)
+    last = b[-1]
+    if b == ["2C"] or b[:2] == ["2C", "2D"] and len(b) == 2:
+        return ST[c.last_bid.id]
+    if len(b) == 2 and b[0] in ("1NT", "2NT"):
+        lv = int(b[0][0]) + 1
+        if last in (f"{lv}C", f"{lv}D", f"{lv}H", "4C"):
+            return ST[c.last_bid.id]
+    if len(b) >= 2 and b[-2] == "4NT" and last[0] == "5" and ST[c.last_bid.id] < NT:
+        return ST[c.last_bid.id]
+    return None
+
+
+@rule(OV)
+def double_artificial_bid(c: Ctx):
+    """Their last bid was artificial: double it with a strong holding in that suit (asks
+    for the lead), otherwise pass (standard practice)."""
+    s = _their_artificial_bid(c)
+    if s is None:
+        return None
+    f = c.f
+    if f.lengths[s] >= 5 and f.top3[s] >= 2 or f.lengths[s] >= 4 and f.top3[s] == 3:
+        return DOUBLE, f"{f.lengths[s]} {SUIT_NAMES[s]} with top honours: lead-directing double of their artificial {c.last_bid}"
+    return PASS, f"their {c.last_bid} is artificial and I hold nothing to show"
 
 
 @rule(OV)
@@ -162,14 +206,13 @@ def takeout_double(c: Ctx):
     f = c.f
     # balance lightly only when their opening would be passed out
     light = _balancing(c) and len([x for x in c.calls if x.id]) == 1
-    need = 10 if light else (13 if LV[c.last_bid.id] >= 3 else 12)
+    need = 9 if light else (13 if LV[c.last_bid.id] >= 3 else 12)  # balancing: a king lighter
     if f.hcp < need or not _short_in_theirs(c):
         return None
     unbid = _unbid(c)
-    if f.hcp < 17 and any(f.lengths[s] >= 5 for s in unbid) and not any(
-        f.lengths[s] >= 4 for s in unbid if s in MAJORS
-    ):
-        return None  # a five-card suit and no four-card major: overcall instead
+    long_suits = [s for s in unbid if f.lengths[s] >= 5]
+    if f.hcp < 17 and long_suits and not any(f.lengths[s] >= 4 for s in unbid if s in MAJORS and s not in long_suits):
+        return None  # a five-card suit and no other four-card major: overcall instead
     short_unbid = [s for s in unbid if f.lengths[s] < 3]
     if not short_unbid or (f.hcp >= 15 and len(short_unbid) == 1 and short_unbid[0] < 2):
         return DOUBLE, f"{f.hcp} HCP, short in their suit, support for the unbid suits: takeout double (SAYC)"
@@ -187,9 +230,10 @@ def simple_overcall(c: Ctx):
             continue
         lv = c.cheapest_level(s)
         if lv == 1:
-            ok = (7 if bal else 8) <= f.hcp <= 16 and (f.top5[s] >= 2 or f.hcp >= 11)
+            # in the pass-out seat a king lighter (SAYC practice: balance with 3 HCP less)
+            ok = (5 if bal else 8) <= f.hcp <= 16 and (f.top5[s] >= 2 or f.hcp >= 11)
         elif lv == 2:
-            ok = (9 if bal else 10) + (1 if c.we_vul else 0) <= f.hcp <= 16 and f.top5[s] >= 2
+            ok = (7 if bal else 10) + (1 if c.we_vul else 0) <= f.hcp <= 16 and f.top5[s] >= 2
         elif lv == 3:
             ok = 13 <= f.hcp <= 17 and f.lengths[s] >= 6 and f.good_suit(s)
         else:
@@ -218,10 +262,15 @@ def _partner_first_action(c: Ctx):
 
 
 def _direct_over_opening(c: Ctx, call) -> bool:
-    """``call`` was made right after the opening bid (the direct seat)."""
+    """Partner made ``call`` right after the opening bid (the direct seat).
+
+    Judged by position, not by object identity: the auction reading is cached by call
+    ids, so its Call objects need not be the ones in ``c.calls``.
+    """
     for i, x in enumerate(c.calls):
         if x.id >= 3:
-            return i + 1 < len(c.calls) and c.calls[i + 1] is call
+            j = i + 1
+            return j < len(c.calls) and (len(c.calls) - j) % 4 == 2 and c.calls[j].id == call.id
     return False
 
 
@@ -235,16 +284,43 @@ def answer_michaels_or_unusual(c: Ctx):
         t = ST[opening.id]
         low = [s for s in range(4) if s != t][:2]
         s = max(low, key=lambda x: (c.f.lengths[x], x))
+        game = bid(4, s) if s in MAJORS else bid(5, s)
+        if c.f.lengths[s] >= 4 and c.f.support_points(s) >= (11 if s in MAJORS else 13) and c.legal(game):
+            return game, f"{c.f.lengths[s]} {SUIT_NAMES[s]} and values: game in partner's suit (unusual 2NT)"
         return c.cheapest(s), f"picks {SUIT_NAMES[s]} of partner's two suits (unusual 2NT)"
     if LV[a.id] == 2 and ST[opening.id] < NT and ST[a.id] == ST[opening.id] and c.last_bid is a:
         t = ST[opening.id]
+        s = (3 if c.f.lengths[3] >= c.f.lengths[2] else 2) if t < 2 else 5 - t
+        if c.f.lengths[s] >= (4 if t < 2 else 3) and c.f.support_points(s) >= 11 and c.legal(bid(4, s)):
+            return bid(4, s), f"{c.f.lengths[s]} {SUIT_NAMES[s]}, {c.f.hcp} HCP: game in partner's major (Michaels)"
         if t < 2:
-            s = 3 if c.f.lengths[3] >= c.f.lengths[2] else 2
             return c.cheapest(s), f"prefers {SUIT_NAMES[s]} of partner's majors (Michaels)"
-        other = 5 - t
+        other = s
         if c.f.lengths[other] >= 3:
             return c.cheapest(other), f"3+ {SUIT_NAMES[other]}: partner's known major (Michaels)"
         return bid(2, NT), "asks for partner's minor (Michaels)"
+
+
+@rule(AD)
+def responsive_double(c: Ctx):
+    """Partner doubled for takeout and RHO raised opener's suit: double with values and
+    two four-card unbid suits, no five-card suit (responsive double)."""
+    a = _partner_first_action(c)
+    if a is None or not a.is_double or c.last_bidder != 3 or c.doubled or len(c.their_suits) != 1:
+        return None
+    t = ST[c.opening.id]
+    if ST[c.last_bid.id] != t or LV[c.last_bid.id] > 3:
+        return None
+    f = c.f
+    unbid = [s for s in range(4) if s != t]
+    if f.hcp < (8 if LV[c.last_bid.id] == 2 else 10) or any(f.lengths[s] >= 5 for s in unbid):
+        return None
+    # over a minor it shows both majors; over a major, both minors without the other major
+    wanted = [2, 3] if t < 2 else [0, 1]
+    if all(f.lengths[s] >= 4 for s in wanted) and not (t >= 2 and f.lengths[5 - t] >= 4):
+        names = " and ".join(SUIT_NAMES[s] for s in wanted)
+        return DOUBLE, f"{f.hcp} HCP, four {names}: responsive double"
+    return None
 
 
 @rule(AD)
@@ -401,6 +477,14 @@ def answer_reopening_double(c: Ctx):
 
 @rule(CR)
 def after_nt_opening_interference(c: Ctx):
+    """Responder after their interference over our notrump ("Interference over 1NT").
+
+    Over a double the system is on: Stayman and transfers keep their meaning (the notrump
+    rules answer), and a redouble shows 8+ without a major to show. Over a suit overcall
+    the system is off (no Lebensohl in SAYC): a two-level suit is natural and weak, a
+    three-level suit is forcing, the cue bid is Stayman-like (game values, a four-card
+    major), 2NT is natural and invitational, double is for penalties.
+    """
     if c.opener != 2 or NAMES[c.opening.id] not in ("1NT", "2NT") or [x for x in c.my_calls if x.id]:
         return None
     f = c.f
@@ -409,8 +493,17 @@ def after_nt_opening_interference(c: Ctx):
     if c.last_bidder == 3 and c.last_bid.id != c.opening.id:
         if f.hcp + lo >= 25:
             for s in (3, 2):
-                if f.lengths[s] >= 5 and s != t and c.legal(bid(4, s)):
-                    return bid(4, s), f"5+ {SUIT_NAMES[s]} and game values"
+                if s == t:
+                    continue
+                if f.lengths[s] >= 6 and c.legal(bid(4, s)):
+                    return bid(4, s), f"6+ {SUIT_NAMES[s]} and game values: game (systems off over their overcall)"
+                cb = c.cheapest(s)
+                if f.lengths[s] == 5 and cb is not None and LV[cb.id] == 3:
+                    return cb, f"5 {SUIT_NAMES[s]}, game values: natural and forcing (systems off over their overcall)"
+            if t is not None and any(f.lengths[s] == 4 for s in MAJORS if s != t):
+                cb = c.cheapest(t)
+                if cb is not None and LV[cb.id] <= 3:
+                    return cb, "game values and a four-card major: Stayman-like cue bid of their suit"
             if t is None or f.stoppers[t]:
                 if c.legal(bid(3, NT)):
                     return bid(3, NT), "game values with a stopper"
@@ -419,18 +512,43 @@ def after_nt_opening_interference(c: Ctx):
             return c.cheapest(t) if t is not None else None, "game values, no stopper: cue bid"
         if t is not None and f.lengths[t] >= 4 and f.hcp >= 8 and LV[c.last_bid.id] <= 3:
             return DOUBLE, "penalty double of their overcall of our notrump"
+        if t is not None and f.hcp + lo >= 23 and f.stoppers[t] and f.shortest() >= 2 and c.legal(bid(2, NT)):
+            return bid(2, NT), f"{f.hcp} HCP and a stopper: natural 2NT, invitational (no Lebensohl in SAYC)"
         for s in (3, 2, 1, 0):
             if s != t and f.lengths[s] >= 5:
                 cb = c.cheapest(s)
                 if cb is not None and LV[cb.id] == 2:
-                    return cb, f"5+ {SUIT_NAMES[s]}: to play (competitive)"
+                    return cb, f"5+ {SUIT_NAMES[s]}: natural, to play (systems off over their overcall)"
         return PASS, "nothing to say after their interference"
     if c.doubled and c.last_bidder == 2:
-        for s in (3, 2, 1, 0):
-            if f.lengths[s] >= 5 and f.hcp <= 6 and c.legal(bid(2, s)):
-                return bid(2, s), f"weak with 5+ {SUIT_NAMES[s]}: escapes from 1NT doubled"
+        major = max(f.lengths[2], f.lengths[3])
+        if major >= 5 or (major == 4 and f.hcp >= 8):
+            return None  # Stayman and transfers are still on over the double
         if f.hcp >= 8:
-            return REDOUBLE, "8+ HCP: we hold the balance of power"
+            return REDOUBLE, "8+ HCP and no major to show: we hold the balance of power"
+    return None
+
+
+@rule(OC)
+def opener_after_notrump_interference(c: Ctx):
+    """I opened 1NT, they overcalled, partner bid: raise his forcing three-level major with
+    three, answer his Stayman-like cue bid with a four-card major (else 3NT with a stopper)."""
+    if c.opener != 0 or NAMES[c.opening.id] != "1NT" or len(c.my_calls) != 1 or c.last_bidder != 2:
+        return None
+    pb = c.partner_calls[-1]
+    if len([x for x in c.partner_calls if x.id]) != 1 or pb.id < 3 or LV[pb.id] != 3:
+        return None
+    f = c.f
+    ps = ST[pb.id]
+    if ps in MAJORS and ps not in c.their_suits:
+        if f.lengths[ps] >= 3:
+            return bid(4, ps), f"3+ {SUIT_NAMES[ps]}: raises partner's forcing {SUIT_NAMES[ps]} to game"
+        return bid(3, NT), f"only two {SUIT_NAMES[ps]}: 3NT"
+    if ps in c.their_suits:
+        for m in (2, 3):
+            if m not in c.their_suits and f.lengths[m] >= 4 and c.legal(bid(3, m)):
+                return bid(3, m), f"four {SUIT_NAMES[m]}: answers the Stayman-like cue bid"
+        return bid(3, NT), "no four-card major: 3NT over the cue bid"
     return None
 
 
@@ -652,6 +770,63 @@ def opener_rebid_in_competition(c: Ctx):
             if cb is not None and (LV[cb.id] == 1 or LV[cb.id] == 2 and (s < o or f.hcp >= 16)):
                 return cb, f"4+ {SUIT_NAMES[s]}: new suit in competition"
     return None
+
+
+@rule(OC)
+def overcaller_after_new_suit(c: Ctx):
+    """I overcalled, partner bid a new suit (non-forcing, SAYC): with a minimum, rebid a
+    six-card suit or pass; stronger hands are placed by the general rules."""
+    mine = [x for x in c.my_calls if x.id]
+    pb = [x for x in c.partner_calls if x.id]
+    if len(mine) != 1 or len(pb) != 1 or c.opener not in (1, 3) or c.last_bidder != 2 or mine[0].id < 3:
+        return None
+    o, p = ST[mine[0].id], ST[pb[0].id]
+    if o == NT or p == NT or p == o or p in c.their_suits:
+        return None
+    f = c.f
+    if f.hcp > 13 or f.lengths[p] >= 3:
+        return None
+    if f.lengths[o] >= 6:
+        cb = c.cheapest(o)
+        if cb is not None and LV[cb.id] <= 3:
+            return cb, f"minimum overcall with six {SUIT_NAMES[o]}: rebids them"
+    return PASS, f"minimum overcall, short in {SUIT_NAMES[p]}: passes partner's non-forcing new suit"
+
+
+@rule(OC)
+def answer_responsive_double(c: Ctx):
+    """I doubled for takeout, they raised, partner made a responsive double (values, no
+    major he could bid): bid my best unbid suit, a minor before a four-card major, or
+    notrump with their suit stopped."""
+    mine = [x for x in c.my_calls if x.id]
+    if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3):
+        return None
+    if not c.partner_calls or not c.partner_calls[-1].is_double or c.doubled != 1 or c.last_bidder != 1:
+        return None
+    f = c.f
+    unbid = [s for s in range(4) if s not in c.their_suits]
+    if not unbid:
+        return None
+    # partner's double denies an unbid major he could have bid: prefer a minor unless mine is long
+    s = max(unbid, key=lambda x: (f.lengths[x] + (0 if x in MAJORS and f.lengths[x] < 5 else 1), -x))
+    t = _their_last_suit(c)
+    if f.lengths[s] < 4 and t is not None and f.stoppers[t] and c.cheapest_level(NT) <= 3:
+        return c.cheapest(NT), "answers the responsive double in notrump, a stopper in their suit"
+    return c.cheapest(s), f"answers partner's responsive double with {SUIT_NAMES[s]}"
+
+
+@rule(OC)
+def michaels_bidder_names_minor(c: Ctx):
+    """My Michaels cue bid of their major showed the other major and a minor; partner's
+    2NT asks which minor: bid it at the three level."""
+    mine = [x for x in c.my_calls if x.id]
+    if len(mine) != 1 or c.opener not in (1, 3) or c.last_bidder != 2 or NAMES[c.last_bid.id] != "2NT":
+        return None
+    o = c.opening
+    if mine[0].id < 3 or LV[o.id] != 1 or ST[o.id] not in MAJORS or ST[mine[0].id] != ST[o.id] or LV[mine[0].id] != 2:
+        return None
+    m = 1 if c.f.lengths[1] > c.f.lengths[0] else 0
+    return bid(3, m), f"my minor is {SUIT_NAMES[m]} (answer to partner's 2NT ask after my Michaels cue bid)"
 
 
 @rule(OC)

@@ -3,8 +3,12 @@
 Over 1NT (15-17): 2C Stayman (8+ HCP, a four-card major), 2D/2H Jacoby transfers (five+
 hearts/spades, any strength; opener may super-accept with 17 and four trumps), 2S puppet
 to 3C (a weak hand with a long minor: pass 3C or correct to 3D), 2NT invitational (8-9),
-3NT to play (10-15), 4C Gerber (slam values: asks for aces), 4NT quantitative (16-17),
-6NT (18-19). The same structure one level higher over 2NT (20-21) and over 2C-2D-2NT
+3C/3D invitational with a good six-card minor (6-9), 3H/3S a six-card major with slam
+interest (14-17, forcing), 3NT to play (10-15), 4H/4S a weak jump to game (a long major,
+few high cards; no Texas in SAYC), 4C Gerber (slam values: asks for aces), 4NT
+quantitative (16-17), 6NT (18-19). After the transfer a new minor is natural and forcing.
+Over a double of 1NT the system stays on; over a suit overcall it is off (the rules in
+:mod:`competitive`: natural bids, a Stayman-like cue bid; no Lebensohl in SAYC). The same structure one level higher over 2NT (20-21) and over 2C-2D-2NT
 (22-24), with the ranges moved by the opener's strength.
 """
 
@@ -48,6 +52,32 @@ def _max(c: Ctx, lo: int, hi: int) -> bool:
 # -- responder's first call --------------------------------------------------------------------
 
 @rule(G)
+def weak_jump_to_game(c: Ctx):
+    """1NT-4H/4S: a long major and few high cards, game on shape; to play (no Texas in SAYC)."""
+    t = _nt(c)
+    if not t or t[3] or t[0] != 1:
+        return None
+    f = c.f
+    for s in (3, 2):
+        n = f.lengths[s]
+        if (n >= 7 and 4 <= f.hcp <= 9) or (n == 6 and f.shortest() <= 1 and 6 <= f.hcp <= 9):
+            return bid(4, s), f"{n} {SUIT_NAMES[s]}, {f.hcp} HCP: weak jump to game, to play (SAYC 1NT responses)"
+
+
+@rule(G)
+def slam_try_major(c: Ctx):
+    """1NT-3H/3S: a six-card major and slam interest, forcing (SAYC 1NT responses)."""
+    t = _nt(c)
+    if not t or t[3] or t[0] != 1:
+        return None
+    f = c.f
+    small = _thresholds(t[1])[2]
+    for s in (3, 2):
+        if f.lengths[s] >= 6 and 14 <= f.hcp < small:
+            return bid(3, s), f"six {SUIT_NAMES[s]}, {f.hcp} HCP: slam interest, forcing (SAYC 1NT-3{'HS'[s - 2]})"
+
+
+@rule(G)
 def jacoby_transfer(c: Ctx):
     t = _nt(c)
     if not t or t[3] or c.f.lengths[2] < 5 and c.f.lengths[3] < 5:
@@ -79,6 +109,19 @@ def stayman(c: Ctx):
     L = c.f.lengths
     if max(L[2], L[3]) == 4 and c.f.shape != (4, 3, 3, 3) and c.f.hcp >= (inv if lv == 1 else game):
         return bid(lv + 1, 0), f"{c.f.hcp} HCP and a four-card major: Stayman (SAYC)"
+
+
+@rule(G)
+def invite_with_long_minor(c: Ctx):
+    """1NT-3C/3D: a good six-card minor (two of the top three honours), invitational to 3NT."""
+    t = _nt(c)
+    if not t or t[3] or t[0] != 1:
+        return None
+    f = c.f
+    for s in (1, 0):
+        if f.lengths[s] >= 6 and f.top3[s] >= 2 and 6 <= f.hcp <= 9:
+            return bid(3, s), (f"good six-card {SUIT_NAMES[s]}, {f.hcp} HCP: invitational to 3NT "
+                               f"(SAYC 1NT-3{'CD'[s]})")
 
 
 @rule(G)
@@ -159,6 +202,24 @@ def answer_gerber(c: Ctx):
 
 
 @rule(G)
+def answer_three_level_response(c: Ctx):
+    """Opener over 1NT-3m (invitational): 3NT with an honour in the minor to run it, else
+    pass; over 1NT-3M (slam interest): raise with three trumps, 3NT with a doubleton."""
+    t = _nt(c)
+    if not t or len(t[3]) != 1 or t[0] != 1 or t[3][0] not in ("3C", "3D", "3H", "3S"):
+        return None
+    s = "CDHS".index(t[3][0][1])
+    f = c.f
+    if s < 2:
+        if f.top3[s] >= 1:
+            return bid(3, NT), f"an honour in partner's {SUIT_NAMES[s]}: accepts the invitation in 3NT"
+        return PASS, f"no honour in partner's {SUIT_NAMES[s]}: declines the invitation"
+    if f.lengths[s] >= 3:
+        return bid(4, s), f"{f.lengths[s]} {SUIT_NAMES[s]}: raises partner's slam try in {SUIT_NAMES[s]}"
+    return bid(3, NT), f"a doubleton {SUIT_NAMES[s]}: 3NT"
+
+
+@rule(G)
 def answer_invitation(c: Ctx):
     t = _nt(c)
     if not t or len(t[3]) != 1:
@@ -225,6 +286,10 @@ def after_transfer(c: Ctx):
             return bid(4, s), f"6+ {SUIT_NAMES[s]}, game values"
         if c.f.lengths[other] >= 5:
             return bid(lv + 2, other), "5-5 in the majors, game forcing"
+        minor = 1 if c.f.lengths[1] >= c.f.lengths[0] else 0
+        if c.f.lengths[minor] >= 5 and not c.f.balanced and lv == 1:
+            return bid(3, minor), (f"five {SUIT_NAMES[s]} and five {SUIT_NAMES[minor]}, game values: "
+                                   f"new suit after the transfer, natural and forcing")
         return bid(3, NT), f"five {SUIT_NAMES[s]}, game values: opener chooses 3NT or 4{'HS'[s - 2]}"
     if h >= inv and lv == 1:
         if n >= 6:
@@ -307,6 +372,27 @@ def opener_after_transfer_continuation(c: Ctx):
         if c.f.lengths[o] >= 3:
             return bid(4, o), f"3+ {SUIT_NAMES[o]}: game in responder's second major"
         return bid(4, s) if support else bid(3, NT), "chooses the game"
+    if cont in ("3C", "3D"):  # a natural second suit, game forcing
+        if support:
+            return bid(4, s), f"3+ {SUIT_NAMES[s]}: game in responder's major after his second suit"
+        return bid(3, NT), f"only two {SUIT_NAMES[s]}: 3NT after responder's second suit"
+    return None
+
+
+@rule(G)
+def responder_after_slam_try_answer(c: Ctx):
+    """After 1NT-3M: opener raised (a fit: Blackwood with 16+, else pass) or bid 3NT
+    (a doubleton: game in the six-card major)."""
+    t = _nt(c)
+    if not t or len(t[3]) != 2 or t[0] != 1 or t[3][0] not in ("3H", "3S"):
+        return None
+    s = "CDHS".index(t[3][0][1])
+    if t[3][1] == f"4{t[3][0][1]}":
+        if c.f.hcp >= 16:
+            return bid(4, NT), f"a {SUIT_NAMES[s]} fit and {c.f.hcp} HCP: Blackwood"
+        return PASS, f"a {SUIT_NAMES[s]} fit, no more than game: pass"
+    if t[3][1] == "3NT":
+        return bid(4, s), f"six {SUIT_NAMES[s]}: game in the major opposite a doubleton"
     return None
 
 

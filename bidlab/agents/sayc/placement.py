@@ -242,6 +242,11 @@ def _forcing_situation(c: Ctx) -> str | None:
     if c.opener == 2 and reb[0] == "2" and reb[1] in "CDHS" and "CDHS".index(reb[1]) > opening_suit \
             and reb[1] != resp[1:2]:
         return "opener's reverse is forcing"
+    if c.opener == 2 and len(reb) == 2 and reb[1] in "CDHS" and reb[1] not in (o[0][1], resp[1:2]) \
+            and resp[1:] in ("C", "D", "H", "S"):
+        cheapest = int(resp[0]) + (1 if "CDHS".index(reb[1]) <= "CDHS".index(resp[1]) else 0)
+        if int(reb[0]) > cheapest:
+            return "opener's jump shift is forcing to game"
     return None
 
 

@@ -3,16 +3,20 @@
 After a one-level response: raise responder's major with four (12-15 single, 16-18 jump,
 19-21 game), 1NT 12-14 balanced, 2NT 18-19 balanced, a new suit at the one level, the own
 six-card suit (12-15 at the two level, 16-18 jump), a lower new suit (non-reverse), a
-reverse (17+), a jump shift (19+). After a single raise: pass 12-15, re-raise 16-18
+reverse (17+), a jump shift (19+, forcing to game). Responder answers a reverse (raise
+the second suit, rebid a five-card major or 2NT with a minimum, 3NT with 10+); after
+1x-1y-1z responder raises z, bids notrump by range, or bids the fourth suit (forcing)
+with 12+ and no stopper, and opener answers it. After a single raise: pass 12-15, re-raise 16-18
 (invitation), game with 19+. After a limit raise: game with 14+. After Jacoby 2NT: a
-new suit at the three level shows shortness, 3M 18+, 3NT 15-17, 4M minimum. After 2C-2D:
+new suit at the three level shows shortness, four of a new suit a good five-card suit,
+3M 18+, 3NT 15-17, 4M minimum; over 3M responder cue-bids an ace with slam interest. After 2C-2D:
 2NT 22-24 balanced, or the long suit. After a weak two's 2NT feature ask: 3 of the suit
 with a minimum, a side ace or king with a maximum, 3NT with a maximum and no feature.
 """
 
 from __future__ import annotations
 
-from bidlab.agents.sayc.context import MAJORS, NT, SUIT_NAMES, Ctx, bid
+from bidlab.agents.sayc.context import LV, MAJORS, NT, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
 from bidlab.bridge.calls import PASS
 
@@ -77,6 +81,9 @@ def after_jacoby_2nt(c: Ctx):
     s = x[0]
     f = c.f
     for t in (3, 2, 1, 0):
+        if t != s and f.lengths[t] >= 5 and f.top3[t] >= 2:
+            return bid(4, t), f"a good five-card {SUIT_NAMES[t]} suit (SAYC Jacoby 2NT rebid)"
+    for t in (3, 2, 1, 0):
         if t != s and f.lengths[t] <= 1:
             return bid(3, t), f"singleton or void in {SUIT_NAMES[t]} (SAYC Jacoby 2NT rebid)"
     if f.hcp >= 18:
@@ -107,6 +114,25 @@ def raise_responders_major(c: Ctx):
     if sp >= 16:
         return bid(3, r), f"4 {SUIT_NAMES[r]}, 16-18 points: jump raise, invitational"
     return bid(2, r), f"4 {SUIT_NAMES[r]}, 12-15 points: single raise"
+
+
+@rule(G)
+def jump_shift(c: Ctx):
+    """19+ points with a second suit of four or more: jump in it, forcing to game (SAYC)."""
+    x = _one_suit_rebid(c)
+    if not x or x[1][0] != "1" or x[1] == "1NT" or c.f.total_points < 19 or c.f.balanced:
+        return None
+    s, r = x[0], _resp_suit(x[1])
+    if r is not None and c.f.lengths[r] >= 4 and r in MAJORS:
+        return None  # raise responder's major instead
+    L = c.f.lengths
+    for t in sorted(range(4), key=lambda k: (-L[k], -k)):
+        if t in (s, r) or L[t] < 4:
+            continue
+        lv = c.cheapest_level(t) + 1
+        if lv <= 3 and not (t > s and lv == 3):  # a jump reverse to the three level is not a jump shift
+            return bid(lv, t), f"{c.f.total_points} points, 4+ {SUIT_NAMES[t]}: jump shift, forcing to game (SAYC)"
+    return None
 
 
 @rule(G)
@@ -218,12 +244,147 @@ def default_rebid(c: Ctx):
     if r == "1NT":
         return PASS, "nothing to add opposite 1NT"
     if r[0] == "1":
+        if c.f.hcp <= 14 and not c.f.balanced and c.f.lengths[s] >= 5:
+            return c.cheapest(s), f"minimum, unbalanced: rebids the five-card {SUIT_NAMES[s]}"
         if c.f.hcp <= 14:
             return bid(1, NT), "minimum without a fit or second suit: 1NT"
         return bid(2, s), "rebids the five-card suit"
     lv = c.cheapest_level(s)
     if r[0] == "2" and r != "2NT":
         return bid(lv, s), "rebids the suit after a two-over-one"
+    return None
+
+
+@rule(GC)
+def answer_reverse(c: Ctx):
+    """Opener reversed (1m-1M-2 of a higher suit: 17+, forcing one round). Responder raises
+    the second suit with four, rebids a five-card major or bids 2NT with a minimum (stopper
+    in the fourth suit), bids 3NT with 10+ and the stopper, else gives preference."""
+    o = c.ours
+    if c.contested or c.opener != 2 or len(o) != 3 or o[0] not in ("1C", "1D", "1H", "1S") or o[1][0] != "1" \
+            or o[1] == "1NT" or len(o[2]) != 2 or o[2][0] != "2" or o[2][1] not in "CDHS":
+        return None
+    first, resp, second = "CDHS".index(o[0][1]), "CDHS".index(o[1][1]), "CDHS".index(o[2][1])
+    if not (second > first and second != resp):
+        return None
+    f = c.f
+    fourth = [x for x in range(4) if x not in (first, resp, second)]
+    stopped = all(f.stoppers[x] for x in fourth)
+    if f.lengths[second] >= 4:
+        lv = 4 if f.hcp >= 9 and second in MAJORS else 3
+        return bid(lv, second), f"4+ {SUIT_NAMES[second]}: raises opener's reverse suit"
+    if f.hcp >= 10 and stopped:
+        return bid(3, NT), f"{f.hcp} HCP and a stopper in the fourth suit: 3NT over the reverse"
+    if f.lengths[resp] >= 5 and f.hcp < 10:
+        return bid(2, resp), f"minimum with five {SUIT_NAMES[resp]}: rebids them over the reverse"
+    if stopped and f.hcp < 10:
+        return bid(2, NT), "minimum with a stopper in the fourth suit: 2NT over the reverse"
+    if f.lengths[first] >= 3:
+        lv = 4 if f.hcp >= 10 and first < 2 else 3
+        return bid(lv, first), f"3+ {SUIT_NAMES[first]}: preference over the reverse"
+    return c.cheapest(resp), f"rebids {SUIT_NAMES[resp]} over the reverse"
+
+
+def _three_suits(c: Ctx) -> tuple[int, int, int] | None:
+    """(opener's first suit, responder's suit, opener's second suit) after 1x-1y-1z, three
+    different suits at the one level, uncontested."""
+    o = c.ours
+    if c.contested or len(o) < 3 or any(len(x) != 2 or x[0] != "1" or x[1] not in "CDHS" for x in o[:3]):
+        return None
+    x, y, z = ("CDHS".index(k[1]) for k in o[:3])
+    return (x, y, z) if len({x, y, z}) == 3 else None
+
+
+@rule(GC)
+def responder_second_call(c: Ctx):
+    """Responder after 1x-1y-1z (opener 12-18): raise z (6-10 single, 11-12 jump, 13+ game),
+    rebid a six-card suit, 1NT 6-10, 2NT 11-12, 3NT 13+ with the fourth suit stopped;
+    with 12+ and the fourth suit unstopped, fourth suit forcing (standard practice)."""
+    s3 = _three_suits(c)
+    if s3 is None or c.opener != 2 or len(c.ours) != 3:
+        return None
+    x, y, z = s3
+    f = c.f
+    fourth = next(k for k in range(4) if k not in s3)
+    stopped = f.stoppers[fourth]
+    if f.lengths[z] >= 4:
+        sp = f.support_points(z)
+        if sp >= 13:
+            return (bid(4, z) if z in MAJORS else bid(3, NT) if stopped else bid(5, z)), f"4+ {SUIT_NAMES[z]}, {sp} points: game"
+        if sp >= 11:
+            return bid(3, z), f"4+ {SUIT_NAMES[z]}, {sp} points: invitational jump raise"
+        if sp >= 6:
+            return bid(2, z), f"4+ {SUIT_NAMES[z]}, {sp} points: raise of opener's second suit"
+        return PASS, "weak: pass opener's second suit"
+    if f.lengths[y] >= 6:
+        tp = f.total_points
+        if tp >= 13 and y in MAJORS:
+            return bid(4, y), f"six {SUIT_NAMES[y]}, {tp} points: game"
+        if tp >= 10 and f.top3[y] >= 2:
+            return bid(3, y), f"good six {SUIT_NAMES[y]}, {tp} points: invitational jump rebid"
+        return c.cheapest(y), f"six {SUIT_NAMES[y]}, 6-10: rebids the suit"
+    if f.hcp >= 12 and not stopped:
+        cb = c.cheapest(fourth)
+        if cb is not None and LV[cb.id] == 2:
+            return cb, f"{f.hcp} HCP, no {SUIT_NAMES[fourth]} stopper: fourth suit forcing"
+    if f.hcp >= 13:
+        return bid(3, NT), f"{f.hcp} HCP, {SUIT_NAMES[fourth]} stopped: game in notrump"
+    if f.hcp >= 11:
+        if stopped or f.lengths[x] < 4:
+            return bid(2, NT), f"{f.hcp} HCP, balanced: 2NT invitational (11-12)"
+        return bid(3, x), f"{f.hcp} HCP, 4+ {SUIT_NAMES[x]}: invitational jump preference"
+    if f.lengths[x] >= 4 and not f.balanced:
+        return bid(2, x), f"4+ {SUIT_NAMES[x]}: preference for opener's first suit"
+    return bid(1, NT) if c.legal(bid(1, NT)) else bid(2, NT), f"{f.hcp} HCP, 6-10, no fit: notrump"
+
+
+@rule(GC)
+def answer_fourth_suit(c: Ctx):
+    """Opener after 1x-1y-1z-2w (fourth suit forcing): delayed three-card support for y,
+    notrump with a stopper in w (2NT 12-14, 3NT 15+), a six-card x, else the cheapest x."""
+    s3 = _three_suits(c)
+    if s3 is None or c.opener != 0 or len(c.ours) != 4:
+        return None
+    x, y, z = s3
+    w = c.ours[3]
+    if len(w) != 2 or w[0] != "2" or w[1] not in "CDHS" or "CDHS".index(w[1]) in s3:
+        return None
+    w = "CDHS".index(w[1])
+    f = c.f
+    if f.lengths[y] >= 3:
+        cb = c.cheapest(y)
+        return (bid(LV[cb.id] + 1, y) if f.hcp >= 15 and y in MAJORS else cb), \
+            f"three {SUIT_NAMES[y]}: delayed support (answer to fourth suit forcing)"
+    if f.stoppers[w]:
+        return (bid(2, NT) if f.hcp <= 14 else bid(3, NT)), \
+            f"a {SUIT_NAMES[w]} stopper, {f.hcp} HCP: notrump (answer to fourth suit forcing)"
+    if f.lengths[x] >= 6:
+        return c.cheapest(x), f"six {SUIT_NAMES[x]}: rebids them (answer to fourth suit forcing)"
+    if f.lengths[w] >= 4:
+        return bid(3, w), f"four {SUIT_NAMES[w]}: raises (answer to fourth suit forcing)"
+    if f.lengths[z] >= 5:
+        return c.cheapest(z), f"five {SUIT_NAMES[z]}: rebids them (answer to fourth suit forcing)"
+    return c.cheapest(x), f"rebids {SUIT_NAMES[x]} (answer to fourth suit forcing)"
+
+
+@rule(GC)
+def responder_after_fourth_suit(c: Ctx):
+    """After fourth suit forcing and opener's answer the auction is forcing to game:
+    game in the major opener supported, 3NT opposite his notrump."""
+    s3 = _three_suits(c)
+    if s3 is None or c.opener != 2 or len(c.ours) != 5:
+        return None
+    x, y, z = s3
+    w = c.ours[3]
+    if len(w) != 2 or w[0] != "2" or w[1] not in "CDHS" or "CDHS".index(w[1]) in s3:
+        return None
+    ans = c.ours[4]
+    if ans[1:] == "CDHS"[y] and y in MAJORS:
+        return (bid(4, y) if c.legal(bid(4, y)) else PASS), f"opener's {SUIT_NAMES[y]} support: game"
+    if ans == "2NT":
+        return bid(3, NT), "opener stopped the fourth suit: game in notrump"
+    if ans == "3NT":
+        return PASS, "opener chose game in notrump"
     return None
 
 
@@ -240,7 +401,27 @@ def responder_after_jacoby_rebid(c: Ctx):
         return PASS, "opener showed a minimum: game is enough"
     if est >= 33 and c.f.hcp >= 15:
         return bid(4, NT), "slam values with a known fit: Blackwood"
+    if o[2] == f"3{o[0][1]}" and est >= 31:
+        # slam interest opposite 18+: show the cheapest side ace below game
+        for t in range(4):
+            if t != s and c.f.suit_masks[t] >> 12 and c.legal(bid(4, t)) and bid(4, t).id < bid(4, s).id:
+                return bid(4, t), f"ace of {SUIT_NAMES[t]}, slam interest: control-showing cue bid"
     return bid(4, s), "no slam: game in the agreed major"
+
+
+@rule(GC)
+def opener_after_control_cue_bid(c: Ctx):
+    """1M-2NT-3M-4x: partner cue-bid an ace with slam interest. 20+ asks for aces with
+    Blackwood, otherwise signs off in game."""
+    o = c.ours
+    if c.contested or len(o) != 4 or o[0] not in ("1H", "1S") or o[1] != "2NT" or o[2] != f"3{o[0][1]}":
+        return None
+    if o[3][0] != "4" or o[3][1:] not in ("C", "D", "H") or o[3][1:] == o[0][1]:
+        return None
+    s = "CDHS".index(o[0][1])
+    if c.f.hcp >= 20:
+        return bid(4, NT), f"{c.f.hcp} HCP opposite a control-showing cue bid: Blackwood"
+    return bid(4, s), f"{c.f.hcp} HCP: signs off in 4{o[0][1]} over the cue bid"
 
 
 @rule(GC)

@@ -5,8 +5,9 @@ One of a major: Jacoby 2NT (13+ with 4+ trumps, game forcing), limit raise to th
 weak, shapely), 1S over 1H (4+ spades, 6+), 1NT (6-10, forcing one round is not SAYC:
 non-forcing), new suit at the two level (10+ HCP; 2H over 1S shows five), jump shifts (19+).
 One of a minor: four-card majors up the line at the one level, 1D over 1C, single raise
-(6-10, 4+ in diamonds, 5+ in clubs), limit raise (10-12), 1NT (6-10), 2NT (13-15 balanced,
-forcing), 3NT (16-17). Strong 2C: 2D waiting, positive suit responses with 8+ HCP and a
+(6-10, 4+ in diamonds, 5+ in clubs), limit raise (10-12; no inverted minors in SAYC),
+1NT (6-10), 2NT (13-15 balanced, forcing), 3NT (16-17). Over a major, 3NT is 15-17
+balanced with exactly two trumps. Strong 2C: 2D waiting, positive suit responses with 8+ HCP and a
 good five-card suit, 2NT with 8+ balanced. Weak twos and preempts: raises are to play,
 2NT asks for a feature, new suits are forcing.
 """
@@ -146,10 +147,16 @@ def two_nt_over_minor(c: Ctx):
 
 @rule(G)
 def three_nt_response(c: Ctx):
-    if _is_one_suit_opening(c) and c.f.balanced and 16 <= c.f.hcp <= 17 and not c.passed_hand:
-        o = _opening_suit(c)
-        if o in MAJORS and c.f.lengths[o] >= 3:
-            return None
+    """1m-3NT 16-17 balanced; 1M-3NT 15-17 balanced with exactly two of the major."""
+    if not _is_one_suit_opening(c) or not c.f.balanced or c.passed_hand:
+        return None
+    o = _opening_suit(c)
+    if o in MAJORS:
+        other = 5 - o
+        if 15 <= c.f.hcp <= 17 and c.f.lengths[o] == 2 and c.f.lengths[other] < 4:
+            return bid(3, NT), f"15-17 HCP, balanced, two {SUIT_NAMES[o]} (SAYC 3NT response)"
+        return None
+    if 16 <= c.f.hcp <= 17:
         return bid(3, NT), "16-17 HCP, balanced (SAYC 3NT response)"
 
 

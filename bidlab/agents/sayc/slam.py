@@ -2,7 +2,10 @@
 
 Answers: 5C 0 or 4, 5D 1, 5H 2, 5S 3. The asker signs off at five of the agreed suit when
 two aces are missing, bids six when one is missing, and seven with all four aces and the
-values for a grand slam (37+ combined). Gerber over notrump lives in :mod:`notrump`.
+values for a grand slam (37+ combined), or first 5NT, which promises all the aces and
+asks for kings (6C 0/4, 6D 1, 6H 2, 6S 3); all the kings: seven. Gerber over notrump lives
+in :mod:`notrump`; control-showing cue bids after Jacoby 2NT in :mod:`rebids`. Roman Key
+Card Blackwood (1430) and the grand slam force are not adopted: they are not SAYC.
 A 4NT that directly raises partner's natural notrump is quantitative, not Blackwood.
 """
 
@@ -82,6 +85,45 @@ def place_after_blackwood(c: Ctx):
             return PASS, "two aces missing: plays partner's answer in our suit"
         return bid(5, NT) if trump is None else bid(6, trump), "two aces missing, no lower stop"
     est = c.f.hcp + c.partner.min_hcp + 2
+    if aces == 4 and est >= 34 and trump is not None:
+        return bid(5, NT), f"all the aces, {est} points with a {name} fit: 5NT asks for kings (SAYC)"
     if aces == 4 and est >= 36:
         return bid(7, strain), f"all the aces and grand-slam values: 7 {name}"
+    if aces == 4:
+        return bid(6, strain), f"all the aces, no grand-slam values: small slam in {name}"
     return bid(6, strain), f"{4 - aces} ace missing: small slam in {name}"
+
+
+def _asked_kings(asker_calls) -> bool:
+    bids = [x for x in asker_calls if x.id >= 3]
+    return len(bids) >= 2 and NAMES[bids[-1].id] == "5NT" and NAMES[bids[-2].id] == "4NT"
+
+
+@rule(G)
+def answer_king_ask(c: Ctx):
+    """5NT after Blackwood promises all the aces and asks for kings: 6C 0 (or 4), 6D 1,
+    6H 2, 6S 3 (SAYC booklet, "Slam bidding")."""
+    if not c.partner_calls or NAMES[c.partner_calls[-1].id] != "5NT" or not _asked_kings(c.partner_calls):
+        return None
+    k = c.f.kings
+    return bid(6, (0, 1, 2, 3, 0)[k]), f"{k} king{'s' if k != 1 else ''} (SAYC answer to the 5NT king ask)"
+
+
+@rule(G)
+def place_after_king_ask(c: Ctx):
+    """All the aces and all the kings: grand slam; otherwise the small slam."""
+    if not c.my_calls or not _asked_kings(c.my_calls) or not c.partner_calls:
+        return None
+    ans = c.partner_calls[-1]
+    if ans.id < 3 or LV[ans.id] != 6 or ST[ans.id] == NT:
+        return None
+    shown = ST[ans.id]
+    kings = c.f.kings + (4 if shown == 0 and c.f.kings == 0 else shown)
+    trump = agreed_suit(c)
+    strain = NT if trump is None else trump
+    if kings == 4:
+        return bid(7, strain), f"all the aces and kings: grand slam in {SUIT_NAMES[strain]}"
+    for cb in (bid(6, strain), bid(6, NT)):
+        if c.legal(cb):
+            return cb, f"{4 - kings} king missing: small slam in {SUIT_NAMES[ST[cb.id]]}"
+    return PASS, f"{4 - kings} king missing: plays the small slam"
