@@ -20,7 +20,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from bidlab.agents.base import AgentBase, BiddingView
+from bidlab.agents.base import BiddingView, ViewPolicy
 from bidlab.agents.registry import register
 from bidlab.bridge.calls import Call
 
@@ -54,7 +54,7 @@ def load_release(commit: str = BASE_COMMIT):
     return module
 
 
-class ReleaseSayc(AgentBase):
+class ReleaseSayc(ViewPolicy):
     """An earlier commit's SAYC bidder behind the current agent interface."""
 
     def __init__(self, commit: str = BASE_COMMIT):
