@@ -129,7 +129,7 @@ def test_killed_training_resumes_from_last_checkpoint(tmp_path):
     """Killed at step 10 (checkpoints every 4 steps), the run resumes from step 8 and ends
     exactly as an uninterrupted run. The child's progress task writes a marker at step 10
     and blocks there, so the kill lands at that step every time."""
-    generate_expert(tmp_path / "ex", 150, teacher="random", shard_size=150, workers=1, seed=4)
+    generate_expert(tmp_path / "ex", 60, teacher="random", shard_size=60, workers=1, seed=4)
     common = ["train", "sl", "--data", str(tmp_path / "ex"), "--preset", "tiny", "--batch-size", "32",
               "--epochs", "2", "--checkpoint-every", "4", "--threads", "1"]
     # Reference: an uninterrupted run.
