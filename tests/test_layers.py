@@ -154,14 +154,7 @@ def module_graph_without_package_inits() -> dict[str, set[str]]:
 
 # Edges the code still has, each tied to the work that removes it. A strict xfail turns red
 # when the edge disappears, so the entry is deleted then.
-KNOWN_UPWARD = {
-    # Expert data bids through eval's per-table path until the lead moves it onto
-    # envs.rollout (issue 14).
-    ("bidlab.learn.data", "bidlab.eval.bidding"),
-    # The Gymnasium adapter builds a BiddingView for agent opponents; the array-level policy
-    # interface of issue 14 (the lead's) replaces it.
-    ("bidlab.envs.gym", "bidlab.agents.base"),
-}
+KNOWN_UPWARD: set[tuple[str, str]] = set()
 KNOWN_CYCLES = [
     # players.make_player imports ismcts to register the search players (issue 14 lists it).
     ["bidlab.spades.ismcts", "bidlab.spades.players"],
@@ -174,18 +167,12 @@ def test_every_module_has_a_layer():
 
 def test_the_graph_sees_lazy_imports():
     """A guard on the walker itself: imports inside functions are edges too."""
-    assert "bidlab.eval.bidding" in GRAPH["bidlab.learn.data"]  # imported inside _bid_shard
+    assert "bidlab.agents.sayc" in GRAPH["bidlab.agents.registry"]  # imported inside _sayc
     assert "bidlab.dd.solver" in GRAPH["bidlab.dd.generate"]
 
 
 def test_layers_import_only_downward():
     assert sorted(upward_edges() - KNOWN_UPWARD) == []
-
-
-@pytest.mark.parametrize("edge", sorted(KNOWN_UPWARD))
-@pytest.mark.xfail(strict=True, reason="known upward import, removed by later work of issue 14")
-def test_known_upward_edge_is_gone(edge):
-    assert edge not in upward_edges()
 
 
 def test_agents_do_not_import_learning_or_evaluation():
