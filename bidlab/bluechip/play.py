@@ -22,6 +22,10 @@ from bidlab.bluechip.protocol import IllegalActionError
 from bidlab.bridge.calls import Strain
 from bidlab.cards import Card, Hand, Seat, Suit
 
+# DDS keeps per-thread scratch memory: solves from several Python threads must not overlap
+# (clients of a test or of `connect --seat NS` share a process), nor overlap bidlab.dd's own.
+from bidlab.dd.solver import _lock as _dds_lock
+
 
 def trick_winner(leader: Seat, cards: Sequence[Card], strain: Strain) -> Seat:
     """Who wins a full trick: the highest trump, else the highest card of the suit led."""
@@ -265,8 +269,10 @@ def _solve_position(hands: dict[Seat, Hand], p: TrickPlay) -> dict[Card, int]:
     deal.first = (Player.north, Player.east, Player.south, Player.west)[int(p.leader)]
     for c in p.current:
         deal.play(str(c))
+    with _dds_lock:
+        solved = list(solve_board(deal))
     out: dict[Card, int] = {}
-    for ecard, tricks in solve_board(deal):
+    for ecard, tricks in solved:
         out[Card.parse(_endplay_card(ecard))] = int(tricks)
     return out
 
