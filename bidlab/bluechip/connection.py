@@ -68,6 +68,12 @@ class LineConnection:
         self._buf = b""
         self.closed = False
         sock.settimeout(timeout)
+        try:
+            # One short line per message, each awaited by the peer: Nagle's delay would add
+            # ~40 ms to every exchange (hundreds per board).
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:
+            pass  # not a TCP socket (a socketpair in tests)
 
     def send_line(self, text: str) -> None:
         logger.debug("-> %s: %s", self.name, text)
