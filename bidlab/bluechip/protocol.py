@@ -21,7 +21,7 @@ bluechipbridge.co.uk/protocol.htm; no formal grammar exists). A session runs::
     TM:     Timing - N/S : this board [...]                  <- optional, after each board
     TM:     End of session
 
-Real programs differ in small ways (WBridge5 writes seats in capitals and cards as ``ck``, BEN
+Real programs differ in small ways (WBridge5 writes seats in capitals and cards as ``kc``, BEN
 ends bids with a dot and sends CRLF, OpenSpiel's wrapper writes ``cards:`` without a space
 and omits nothing, some table managers never send ``Timing``). :func:`parse` accepts every
 such variant that a known program sends, and notes each one in a :class:`ToleranceLog`;
@@ -83,7 +83,6 @@ NO_TIMING = "no Timing line after a board"
 COLON_SPACING = "no space before ':'"
 TEAMS_FORMAT = "Teams line in another layout"
 VUL_WORD = "vulnerability in another word"
-ANY_SEAT = "seat ANYPL"
 READY_TO_START_AGAIN = "ready to start repeated between boards"
 
 
@@ -455,11 +454,7 @@ def _build(name: str, m: re.Match, line: str, log: ToleranceLog) -> Message:
     seat = g.get("seat")
     match name:
         case "connecting":
-            if seat.upper() == "ANYPL":
-                log.note(ANY_SEAT, line)
-                s = None
-            else:
-                s = _parse_seat(seat)
+            s = None if seat.upper() == "ANYPL" else _parse_seat(seat)
             return Connecting(g["team"], s, int(g["version"]))
         case "seated":
             return Seated(_parse_seat(seat), g["team"])
@@ -467,7 +462,7 @@ def _build(name: str, m: re.Match, line: str, log: ToleranceLog) -> Message:
             return ReadyForTeams(_parse_seat(seat))
         case "teams":
             msg = Teams(g["ns"], g["ew"])
-            if g["rest"].strip() or not re.match(r'Teams : N/S : "', m.string):
+            if m.string.lower() != format_message(msg).lower():
                 log.note(TEAMS_FORMAT, line)
             return msg
         case "ready_start":
