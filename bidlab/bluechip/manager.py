@@ -311,7 +311,7 @@ def seat_table(listener: socket.socket, room: str, cfg: ServeConfig, log: Tolera
         conn = LineConnection(sock, f"{room} room, {addr[0]}:{addr[1]}", cfg.timeout, log)
         try:
             line = conn.receive_line("'Connecting ...'")
-            msg = parse(line, log)
+            msg = parse(line, log) if _parses(line) else None
             if not isinstance(msg, Connecting):
                 raise ProtocolError(f"expected 'Connecting \"team\" as SEAT using protocol version 18', got {line!r}")
             if msg.version != 18:
