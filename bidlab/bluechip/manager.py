@@ -12,7 +12,8 @@ actually taken in the play (``played_tricks``, ``ns_score_played``, ``imps_playe
 
 Every finished board is written at once (atomically) to ``results.jsonl`` and
 ``session.pbn`` in the output folder; a session stopped by a protocol error, an illegal call
-or card, or a lost connection keeps every board finished before it.
+or card, or a lost connection keeps every board finished before it, and running the same
+session again on the same folder plays only the boards not yet finished.
 """
 
 from __future__ import annotations
@@ -361,6 +362,30 @@ class Session:
         self.teams: dict[str, Teams] = {}
         self.log = ToleranceLog()
         self._lock = threading.Lock()
+        self._resume()
+
+    def _resume(self) -> None:
+        """Take back the boards a previous run of this session finished (same boards, same rooms)."""
+        path = self.out / "results.jsonl"
+        if not path.exists():
+            return
+        try:
+            lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+            header = lines[0]
+        except (OSError, json.JSONDecodeError, IndexError) as e:
+            raise SessionError(f"{path} is not a bidlab Blue Chip results file ({e}); use another --out") from None
+        if header.get("type") != "bidlab-bluechip" or header.get("source") != self.source \
+                or header.get("rooms") != list(self.rooms):
+            raise SessionError(f"{self.out} holds a different session ({header.get('source')}); "
+                               "use another --out folder, or delete it to start over")
+        number = {b.number: i for i, b in enumerate(self.boards)}
+        for line in lines[1:]:
+            i = number.get(line.get("board"))
+            if i is None or line.get("deal") != self.boards[i].deal.to_pbn():
+                raise SessionError(f"{path}: board {line.get('board')} is not one of this session's boards")
+            for room in self.rooms:
+                self.results[room][i] = line.get(room)
+        self.teams = {r: Teams(t["ns"], t["ew"]) for r, t in header.get("teams", {}).items()}
 
     # -- scoring and files -------------------------------------------------------------
 
@@ -459,11 +484,17 @@ class Session:
                 table = seat_table(listeners[room], room, self.cfg, self.log)
                 tables[room] = table
                 with self._lock:
+                    old = self.teams.get(room)
+                    if old is not None and old != table.teams and any(self.results[room]):
+                        raise SessionError(f"{room} room: resuming a session of {old.ns} vs {old.ew}, "
+                                           f"but {table.teams.ns} vs {table.teams.ew} sat down")
                     self.teams[room] = table.teams
                 table.start()
                 for i, b in enumerate(self.boards):
                     if errors:
                         return
+                    if self.results[room][i] is not None:
+                        continue  # finished by an earlier run of this session
                     self.record_room(room, i, table.play_board(b))
                     if progress:
                         progress(room, i + 1)

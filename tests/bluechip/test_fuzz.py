@@ -205,3 +205,25 @@ def test_card_not_held_is_refused_with_a_reason(tmp_path, recorded):
     run = run_session(tmp_path, boards=2, scripted={("open", SEAT): west})
     assert isinstance(run.error, BidlabError) and "does not hold" in str(run.error)
     assert run.session.finished() == []
+
+
+def test_a_stopped_session_resumes_where_it_stopped(tmp_path, recorded):
+    """Board 2 breaks (West redoubles instead of asking for its cards); the rerun plays board 2 only, and the whole
+    session then equals one that never stopped."""
+    lines = list(recorded["to_manager"])
+    start = board2_start(lines, "West ready for deal")
+
+    def west(port):
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall("".join(x + "\r\n" for x in lines[:start] + ["West ready for deal", "West redoubles"]).encode())
+            while s.recv(4096):
+                pass
+
+    first = run_session(tmp_path, boards=2, scripted={("open", SEAT): west})
+    assert isinstance(first.error, BidlabError) and len(first.session.finished()) == 1
+    second = run_session(tmp_path, boards=2)
+    assert second.error is None and not second.client_errors
+    # The clients of the second run saw only board 2.
+    assert [b.number for b in second.clients[("open", SEAT)].session.boards] == [2]
+    whole = run_session(tmp_path / "whole", boards=2)
+    assert second.session.finished() == whole.session.finished()
