@@ -128,3 +128,16 @@ def test_tolerated_variants_are_written_with_the_session(tmp_path, canonical):
     written = json.loads((tmp_path / "session" / "tolerated.json").read_text())
     assert {bc.CASE, bc.LF} <= set(written)
     assert written[bc.LF]["count"] > 10
+
+
+def test_alerts_reach_the_opponents_only(tmp_path, canonical):
+    alerted = "South bids 2C Alert. Game forcing"
+    run = run_session(tmp_path, boards=1, proxies={
+        ("open", Seat.S): {"to_manager": lambda s: alerted if s == "South bids 2C" else s},
+        ("open", Seat.N): {}, ("open", Seat.E): {}, ("open", Seat.W): {},
+    })
+    assert result(run) == canonical
+    for seat in (Seat.E, Seat.W):
+        assert alerted in run.proxies[("open", seat)].seen_by_client
+    partner = run.proxies[("open", Seat.N)].seen_by_client
+    assert "South bids 2C" in partner and alerted not in partner
