@@ -109,7 +109,9 @@ class Table:
         self.teams = teams
         self.cfg = cfg
         self.log = log
-        self.started = time.monotonic()
+        # Thinking time per side (NS, EW): from the moment a seat may act to its line.
+        self.board_time = [0.0, 0.0]
+        self.total_time = [0.0, 0.0]
 
     def _to(self, seat: Seat, msg: Message) -> None:
         self.conns[seat].send(msg)
@@ -147,12 +149,11 @@ class Table:
 
     def play_board(self, board: Board) -> dict:
         """Deal, bid and play one board; returns the room's record (without DD scoring)."""
-        t0 = time.monotonic()
         self._all(StartOfBoard())
+        self.board_time = [0.0, 0.0]
         for s in Seat:
             line = self.conns[s].receive_line(f"'{s.full_name} ready for deal'")
-            msg = parse(line, self.log) if _parses(line) else None
-            if isinstance(msg, ReadyToStart) and msg.seat == s:
+            if _peek(line) == ReadyToStart(s):
                 # Some clients repeat "ready to start" before every board.
                 self.log.note(READY_TO_START_AGAIN, line)
                 line = self.conns[s].receive_line(f"'{s.full_name} ready for deal'")
@@ -172,39 +173,46 @@ class Table:
             tp = self._play(board, auction)
             record.update(contract=c.to_str(), declarer=c.declarer.letter, played_tricks=tp.declarer_tricks,
                           play=[str(card) for _, cards in tp.tricks for card in cards])
+        for side in (0, 1):
+            self.total_time[side] += self.board_time[side]
         if self.cfg.send_timing:
-            secs = int(time.monotonic() - t0)
-            total = int(time.monotonic() - self.started)
-            self._all(Timing(f"Timing - N/S : this board [{secs // 60}:{secs % 60:02d}], total "
-                             f"[{total // 3600}:{total // 60 % 60:02d}:{total % 60:02d}]. E/W : this board "
-                             f"[{secs // 60}:{secs % 60:02d}], total [{total // 3600}:{total // 60 % 60:02d}:"
-                             f"{total % 60:02d}]."))
+            b, t = self.board_time, self.total_time
+            self._all(Timing(f"Timing - N/S : this board [{_mmss(b[0])}], total [{_hmmss(t[0])}]. "
+                             f"E/W : this board [{_mmss(b[1])}], total [{_hmmss(t[1])}]."))
         return record
 
     def _check(self, seat: Seat, line: str, kind: type, waiting_for: str) -> Message:
         try:
             msg = parse(line, self.log)
         except ProtocolError as e:
-            raise ProtocolError(f"{self.room} room, {seat.full_name}: waiting for {waiting_for}: {e}") from None
+            self._refuse(seat, ProtocolError(f"{self.room} room, {seat.full_name}: waiting for {waiting_for}: {e}"))
         if isinstance(msg, ErrorLine):
             raise ProtocolError(f"{self.room} room, {seat.full_name} reported an error: {msg.text}")
         # A card line names the player, which for dummy's cards is not the sender (declarer).
         if not isinstance(msg, kind) or (kind is not CardPlayed and getattr(msg, "seat", seat) != seat):
-            raise ProtocolError(f"{self.room} room, {seat.full_name}: expected {waiting_for}, got {line!r}")
+            self._refuse(seat, ProtocolError(f"{self.room} room, {seat.full_name}: expected {waiting_for}, "
+                                             f"got {line!r}"))
         return msg
+
+    def _refuse(self, seat: Seat, error: BidlabError) -> None:
+        """Send the seat at fault an ``Error:`` line saying why, close the table, raise ``error``."""
+        self.fail(seat, error)
+        raise error
 
     def _auction(self, board: Board) -> Auction:
         auction = Auction(board.dealer)
         while not auction.is_over:
             actor = auction.to_act
+            t0 = time.monotonic()
             for s in Seat:
                 if s == actor:
                     continue
                 msg = self._expect(s, ReadyForBid, f"'{s.full_name} ready for {actor.full_name}'s bid'")
                 if msg.bidder != actor:
-                    raise ProtocolError(f"{self.room} room, {s.full_name}: ready for {msg.bidder.full_name}'s bid, "
-                                        f"but {actor.full_name} is to call")
+                    self._refuse(s, ProtocolError(f"{self.room} room, {s.full_name}: ready for {msg.bidder.full_name}'s bid, "
+                                        f"but {actor.full_name} is to call"))
             msg = self._expect(actor, CallMade, f"{actor.full_name}'s call")
+            self.board_time[actor.side] += time.monotonic() - t0
             if not auction.is_legal(msg.call):
                 reason = "not legal"
                 try:
@@ -213,8 +221,7 @@ class Table:
                     reason = str(e).split(": ", 1)[-1]
                 err = IllegalActionError(f"{self.room} room, board {board.number}: {actor.full_name}'s "
                                          f"{msg.call}: {reason}")
-                self.fail(actor, err)
-                raise err
+                self._refuse(actor, err)
             auction = auction.with_call(msg.call)
             for s in Seat:
                 if s == actor:
@@ -235,33 +242,34 @@ class Table:
             if not tp.current:
                 self._to(ctrl, ToLead(None if p == dummy else p))
             trick = tp.trick_number
+            t0 = time.monotonic()
             for s in Seat:
                 if s == ctrl:
                     continue
                 name = "dummy" if p == dummy else p.full_name
                 msg = self._expect(s, ReadyForCard, f"'{s.full_name} ready for {name}'s card to trick {trick}'")
                 if msg.player is None and p != dummy or msg.player is not None and msg.player != p:
-                    raise ProtocolError(f"{self.room} room, {s.full_name}: ready for the wrong player's card "
+                    self._refuse(s, ProtocolError(f"{self.room} room, {s.full_name}: ready for the wrong player's card "
                                         f"({'dummy' if msg.player is None else msg.player.full_name}), "
-                                        f"{name} is to play")
+                                        f"{name} is to play"))
                 if msg.player == p == dummy:
                     self.log.note(DUMMY_AS_SEAT, f"ready for {p.full_name}'s card")
                 if msg.trick != trick:
-                    raise ProtocolError(f"{self.room} room, {s.full_name}: ready for trick {msg.trick}, "
-                                        f"this is trick {trick}")
+                    self._refuse(s, ProtocolError(f"{self.room} room, {s.full_name}: ready for trick "
+                                                  f"{msg.trick}, this is trick {trick}"))
             msg = self._expect(ctrl, CardPlayed, f"{p.full_name}'s card to trick {trick}")
+            self.board_time[ctrl.side] += time.monotonic() - t0
             if msg.seat is None and p == dummy:
                 self.log.note(SEAT_AS_DUMMY, f"Dummy plays {msg.card}")
             elif msg.seat != p:
-                raise ProtocolError(f"{self.room} room, {ctrl.full_name}: played for "
-                                    f"{'Dummy' if msg.seat is None else msg.seat.full_name}, "
-                                    f"but {p.full_name} is to play")
+                self._refuse(ctrl, ProtocolError(f"{self.room} room, {ctrl.full_name}: played for "
+                                                 f"{'Dummy' if msg.seat is None else msg.seat.full_name}, "
+                                                 f"but {p.full_name} is to play"))
             try:
                 tp.play(msg.card, remaining[p])
             except IllegalActionError as e:
-                err = IllegalActionError(f"{self.room} room, board {board.number}, trick {trick}: {e}")
-                self.fail(ctrl, err)
-                raise err from None
+                self._refuse(ctrl, IllegalActionError(f"{self.room} room, board {board.number}, "
+                                                      f"trick {trick}: {e}"))
             remaining[p] = remaining[p] - Hand([msg.card])
             self._all(CardPlayed(p, msg.card), but=ctrl)
             if tp.played.bit_count() == 1:
@@ -274,12 +282,22 @@ class Table:
         return tp
 
 
-def _parses(line: str) -> bool:
+def _mmss(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def _hmmss(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+def _peek(line: str) -> Message | None:
+    """The message a line holds, or None; its variants are not logged (the line is parsed again)."""
     try:
-        parse(line, ToleranceLog())
-        return True
+        return parse(line, ToleranceLog())
     except ProtocolError:
-        return False
+        return None
 
 
 # -- seating ----------------------------------------------------------------------------------
@@ -312,7 +330,7 @@ def seat_table(listener: socket.socket, room: str, cfg: ServeConfig, log: Tolera
         conn = LineConnection(sock, f"{room} room, {addr[0]}:{addr[1]}", cfg.timeout, log)
         try:
             line = conn.receive_line("'Connecting ...'")
-            msg = parse(line, log) if _parses(line) else None
+            msg = parse(line, log) if _peek(line) is not None else None
             if not isinstance(msg, Connecting):
                 raise ProtocolError(f"expected 'Connecting \"team\" as SEAT using protocol version 18', got {line!r}")
             if msg.version != 18:

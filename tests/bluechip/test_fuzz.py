@@ -227,3 +227,23 @@ def test_a_stopped_session_resumes_where_it_stopped(tmp_path, recorded):
     assert [b.number for b in second.clients[("open", SEAT)].session.boards] == [2]
     whole = run_session(tmp_path / "whole", boards=2)
     assert second.session.finished() == whole.session.finished()
+
+
+def test_the_seat_at_fault_is_told_why_before_the_table_closes(tmp_path, recorded):
+    lines = list(recorded["to_manager"])
+    assert lines[1] == "West ready for teams"
+    replies: list[str] = []
+
+    def west(port):
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            f = s.makefile("rb")
+            s.sendall(f"{lines[0]}\r\nWest ready for cards\r\n".encode())
+            for raw in f:
+                replies.append(raw.decode().strip())
+
+    run = run_session(tmp_path, boards=1, scripted={("open", SEAT): west})
+    assert isinstance(run.error, BidlabError)
+    assert replies[-1].startswith("Error:") and "ready for teams" in replies[-1] and "ready for cards" in replies[-1]
+    # The other three programs are disconnected cleanly: a connection error, nothing else.
+    assert set(run.client_errors) == {("open", s) for s in Seat if s != SEAT}
+    assert all("closed the connection" in str(e) for e in run.client_errors.values())
