@@ -90,7 +90,7 @@ def board2_start(lines, marker):
     return [i for i, x in enumerate(lines) if x == marker][1]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(m=mutations(CLIENT_INTRUDERS))
 def test_client_survives_a_mutated_table_manager(recorded, m):
     lines, k = mutate(recorded["to_client"], m, 0)
@@ -120,7 +120,7 @@ def test_client_survives_a_mutated_table_manager(recorded, m):
         assert client.session.boards and client.session.boards[0].to_json() == recorded["client_board1"]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(m=mutations(MANAGER_INTRUDERS))
 def test_manager_survives_a_mutated_client(recorded, m):
     # Index 0 is the Connecting line; a bad one is refused and the seat stays open (tested below).
