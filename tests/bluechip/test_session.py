@@ -10,7 +10,12 @@ import time
 import pytest
 
 from bidlab.bluechip.connection import BindRefusedError, check_loopback
+from bidlab.bluechip.manager import load_boards
 from bidlab.bridge import pbn
+from bidlab.bridge.board import Board, Vulnerability
+from bidlab.bridge.records import BoardRecord
+from bidlab.cards import Deal, Seat
+from bidlab.dd import dd_table
 from bidlab.eval.match import Match, MatchConfig, load_results
 
 from .harness import run_session
@@ -121,3 +126,13 @@ def test_cli_errors_are_one_line_with_exit_code_2():
         r = subprocess.run([exe, "bluechip", "connect", "--seat", "N", "--port", str(port), "--timeout", "5"],
                            capture_output=True, text=True)
     assert r.returncode == 2 and "cannot connect" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_boards_from_a_pbn_file_keep_their_numbers_dealers_and_vulnerability(tmp_path):
+    deals = [Deal.random(1), Deal.random(2)]
+    boards = [Board(deals[0], 7, Seat.E, Vulnerability.BOTH), Board(deals[1], 8, Seat.W, Vulnerability.NONE)]
+    pbn.dump([BoardRecord(b) for b in boards], tmp_path / "b.pbn")
+    got, dd, source = load_boards(None, str(tmp_path / "b.pbn"), "test", 0, None)
+    assert got == boards and source == {"pbn": str(tmp_path / "b.pbn")}
+    assert (dd[1] == dd_table(deals[1])).all()
+    assert load_boards(1, str(tmp_path / "b.pbn"), "test", 0, None)[0] == boards[:1]
