@@ -26,6 +26,7 @@ app.add_typer(_learn.train_app, name="train")
 from bidlab.cli import spades as _spades; app.add_typer(_spades.app, name="spades")  # noqa: E402,E702
 from bidlab.cli import dd as _dd; app.add_typer(_dd.app, name="dd")  # noqa: E402,E702
 from bidlab.cli import jps as _jps; app.add_typer(_jps.app, name="jps")  # noqa: E402,E702
+from bidlab.cli import bluechip as _bluechip; app.add_typer(_bluechip.app, name="bluechip")  # noqa: E402,E702
 
 
 def main() -> None:
