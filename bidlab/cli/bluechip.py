@@ -9,8 +9,8 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from bidlab.cli._progress import progress_bar
 from bidlab.errors import BidlabError
+from bidlab.runtime.progress import from_counts, progress_display
 
 app = typer.Typer(help="Blue Chip Bridge table protocol: a client for any table manager, and a table manager.",
                   no_args_is_help=True)
@@ -121,13 +121,14 @@ def serve(
         session = Session(deals, dd, cfg, folder, source)
         rooms = " and ".join(f"{r} room on {host}:{port + k}" for k, r in enumerate(session.rooms))
         console.print(f"{len(deals)} boards; waiting for programs: {rooms}", highlight=False)
-        with progress_bar(console) as bar:
-            task = bar.add_task("boards", total=len(deals) * tables, info="room-boards")
+        with progress_display(console) as display:
+            update = from_counts(display.task("room-boards"))
             done = {r: 0 for r in session.rooms}
+            update(0, len(deals) * tables)
 
             def progress(room: str, n: int) -> None:
                 done[room] = n
-                bar.update(task, completed=sum(done.values()))
+                update(sum(done.values()), len(deals) * tables)
 
             summary = session.run(progress=progress)
     except BidlabError as e:
