@@ -10,7 +10,8 @@ every board.
 Output folder (every file written atomically; a killed match resumes where it stopped):
 
 - ``match.json``: the configuration, the exact deal ids, seeds and the state of the run;
-- ``chunks/NNNNN.jsonl``: finished chunks of boards, the unit of resumption;
+- ``chunks/``: a :class:`~bidlab.runtime.shards.ShardStore` of finished chunks of boards
+  (one checksummed record shard each), the unit of resumption;
 - ``results.jsonl``: a header line (configuration, deal ids) then one line per board;
 - ``auctions.pbn``: both tables' auctions, contracts and DD results;
 - ``summary.json``: IMPs/board for A with its standard error, and each side vs par.
@@ -41,6 +42,7 @@ from bidlab.envs.state import AuctionState
 from bidlab.errors import BidlabError
 from bidlab.fileio import write_json_atomic, write_text_atomic
 from bidlab.runtime.executor import ExecutorConfig, run_tasks
+from bidlab.runtime.shards import ShardError, ShardStore
 from bidlab.runtime.stats import Estimate, fmt, mean_se
 
 
@@ -194,27 +196,19 @@ class Match:
                     f"{self.out} holds a different match ({old.get('config')}); "
                     "use another --out folder, or delete it to start over"
                 )
-            return
-        if self.out.exists() and any(self.out.iterdir()):
+        elif self.out.exists() and any(self.out.iterdir()):
             raise MatchError(f"{self.out} is not empty and holds no match.json; use another --out folder")
-        write_json_atomic(path, self.header)
-
-    def _chunk_path(self, k: int) -> Path:
-        return self.out / "chunks" / f"{k:05d}.jsonl"
-
-    def _chunk_done(self, k: int) -> bool:
-        p = self._chunk_path(k)
-        if not p.exists():
-            return False
-        expected = len(range(k * self.cfg.chunk_size, min((k + 1) * self.cfg.chunk_size, self.cfg.boards)))
+        else:
+            write_json_atomic(path, self.header)
+        # finished chunks: one record shard per chunk, keyed by the match's settings and deals
         try:
-            lines = [json.loads(x) for x in p.read_text().splitlines() if x.strip()]
-        except json.JSONDecodeError:
-            return False  # a damaged chunk is replayed, never trusted
-        return len(lines) == expected
+            self.chunks = ShardStore.open_job(self.out / "chunks", "match-chunks",
+                                              {"config": self.cfg.to_json(), "deal_ids": self.header["deal_ids"]})
+        except ShardError as e:
+            raise MatchError(f"{self.out}: {e}") from None
 
     def pending(self) -> list[int]:
-        return [k for k in range(self.n_chunks) if not self._chunk_done(k)]
+        return self.chunks.missing(range(self.n_chunks))
 
     def run(self, workers: int = 2, progress: Callable[[int, int], None] | None = None) -> MatchSummary:
         """Play every pending chunk; ``progress(done_boards, total_boards)`` after each."""
@@ -226,7 +220,7 @@ class Match:
 
         def save(result: tuple[int, list[dict]]) -> None:
             k, recs = result
-            self._save_chunk(k, recs)
+            self.chunks.write_records(k, recs)
             state["done"] += len(recs)
             if progress:
                 progress(state["done"], self.cfg.boards)
@@ -241,14 +235,13 @@ class Match:
         s = slice(k * self.cfg.chunk_size, min((k + 1) * self.cfg.chunk_size, self.cfg.boards))
         return (self.cfg.to_json(), k, self.numbers[s], self.deals[s], self.dd[s], self.ids[s])
 
-    def _save_chunk(self, k: int, records: list[dict]) -> None:
-        write_text_atomic(self._chunk_path(k), "".join(json.dumps(r) + "\n" for r in records))
-
     def records(self) -> list[dict]:
-        out = []
-        for k in range(self.n_chunks):
-            out.extend(json.loads(x) for x in self._chunk_path(k).read_text().splitlines() if x.strip())
-        return out
+        """Every finished board in board order (each chunk's checksum checked)."""
+        try:
+            return [r for k in range(self.n_chunks) for r in self.chunks.read_records(k)]
+        except ShardError as e:
+            raise MatchError(f"{self.out}: {e}; finished chunks are never rewritten, so move the "
+                             "damaged folder aside to replay the match") from None
 
     def finish(self) -> MatchSummary:
         """Write results.jsonl, auctions.pbn and summary.json from the finished chunks."""

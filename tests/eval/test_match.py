@@ -124,10 +124,14 @@ def test_interrupted_match_resumes_to_the_same_result(tmp_path):
         m.run(workers=1, progress=stop_after_first_chunk)
     assert not (tmp_path / "cut" / "results.jsonl").exists()
     assert Match(cfg, tmp_path / "cut").pending() == [1, 2]
-    # A damaged chunk file is replayed, not trusted.
-    (tmp_path / "cut" / "chunks" / "00001.jsonl").write_text('{"board": 11, "trunc')
+    # A stray file where an unfinished chunk will go is not taken for it.
+    (tmp_path / "cut" / "chunks" / "shard-000001.jsonl").write_text('{"board": 11, "trunc')
     Match(cfg, tmp_path / "cut").run(workers=1)
     assert load_results(tmp_path / "cut")[1] == load_results(tmp_path / "full")[1]
+    # A finished chunk damaged afterwards is never trusted: its checksum fails, clearly.
+    (tmp_path / "cut" / "chunks" / "shard-000000.jsonl").write_text('{"board": 1, "trunc')
+    with pytest.raises(MatchError, match="shard-000000.jsonl"):
+        Match(cfg, tmp_path / "cut").finish()
     pbn_text = (tmp_path / "cut" / "auctions.pbn").read_text()
     assert pbn_text.count("[Room ") == 60
 
