@@ -17,7 +17,7 @@ console = Console()
 
 @app.command()
 def deal(
-    seed: int = typer.Option(None, help="Random seed; the same seed gives the same deal. Random if omitted."),
+    seed: int = typer.Option(None, min=0, help="Random seed; the same seed gives the same deal. Random if omitted."),
     board: int = typer.Option(1, min=1, help="Board number: sets dealer and vulnerability (16-board cycle)."),
     pbn: str = typer.Option(None, help="Show this PBN deal instead of a random one, e.g. 'N:AKQ2.J3.T98.7654 ...'."),
 ) -> None:

@@ -53,7 +53,7 @@ def table(
 def generate(
     deals: int = typer.Option(..., "--deals", "-n", min=1, help="Total deals the store should hold when done."),
     out: Path = typer.Option(..., "--out", "-o", help="Store directory (created if missing; extended if it exists)."),
-    seed: int = typer.Option(0, help="Random seed; a store keeps the seed it was made with."),
+    seed: int = typer.Option(0, min=0, help="Random seed; a store keeps the seed it was made with."),
     shard_size: int = typer.Option(1000, min=1, help="Deals per shard: the most work a kill can lose."),
     threads: int = typer.Option(0, min=0, help="DDS threads; 0 = every core. Use 1 to leave a core free."),
 ) -> None:
@@ -92,7 +92,7 @@ def generate(
 def import_(
     files: list[Path] = typer.Argument(..., help="Solved shard files (.npz with 'deals' and 'dd'), shard 0 first."),
     out: Path = typer.Option(..., "--out", "-o", help="Store directory to import into."),
-    seed: int = typer.Option(..., help="Seed the files were generated with (their deals are checked against it)."),
+    seed: int = typer.Option(..., min=0, help="Seed the files were generated with (their deals are checked against it)."),
     shard_size: int = typer.Option(..., help="Deals per shard in the files."),
 ) -> None:
     """Adopt shards solved elsewhere by the same generator recipe (every deal is checked)."""
@@ -109,7 +109,7 @@ def import_(
 def verify(
     store_dir: Path = typer.Argument(..., metavar="DIR", help="Store directory."),
     sample: int = typer.Option(200, "--sample", "-k", min=0, help="Random (deal, declarer, strain) entries to re-solve."),
-    seed: int = typer.Option(0, help="Seed choosing the entries."),
+    seed: int = typer.Option(0, min=0, help="Seed choosing the entries."),
 ) -> None:
     """Check every shard (checksum, shapes, values), then re-solve K random entries with DDS.
 

@@ -16,6 +16,7 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 console = Console(width=None if sys.stdout.isatty() else 150)
+err_console = Console(stderr=True, soft_wrap=True)
 
 DEFAULT_RESULTS = Path("/work/results/tabular/table1.json")
 LARGE = ("comm:6", "comm:7")
@@ -78,7 +79,7 @@ def table1(
                                first_seed=first_seed)
         _print_table1(load_results(results), cols)
     except BidlabError as e:
-        console.print(f"[red]error:[/red] {e}")
+        err_console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None
 
 
@@ -97,7 +98,7 @@ def table2(
     try:
         ks = [int(x) for x in samples.split(",") if x.strip()]
     except ValueError:
-        console.print(f"[red]error:[/red] --samples must be comma-separated integers, got {samples!r}")
+        err_console.print(f"[red]error:[/red] --samples must be comma-separated integers, got {samples!r}")
         raise typer.Exit(2) from None
     try:
         from bidlab.tabular.games import make_game
@@ -106,7 +107,7 @@ def table2(
         run_column(game, seeds, results, runner=lambda spec, seed: run_seed_samples(spec, seed, ks))
         recs = [r for r in load_results(results)["columns"].get(game, []) if r["seed"] < seeds]
     except BidlabError as e:
-        console.print(f"[red]error:[/red] {e}")
+        err_console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None
     paper = TABLE2_PAPER.get(game, {})
     t = Table(title=f"Table 2, {game}, CFR1k start: best value over JPS iterations ({len(recs)} seeds)")
@@ -160,7 +161,7 @@ def speed(
 
     cases = [c for c in PAPER_CASES if not only or c.spec in {s.strip() for s in only.split(",")}]
     if not cases:
-        console.print(f"[red]error:[/red] no speed case for {only!r} "
+        err_console.print(f"[red]error:[/red] no speed case for {only!r} "
                       f"(known: {', '.join(c.spec for c in PAPER_CASES)})")
         raise typer.Exit(2)
     t = Table(title="JPS vs brute force, time per search (baseline: brute force over the same proposals)")

@@ -24,6 +24,7 @@ app = typer.Typer(
     help="Spades (Cohensius et al. 2020): bidder tournaments and playing against bots.", no_args_is_help=True
 )
 console = Console()
+err_console = Console(stderr=True, soft_wrap=True)
 
 
 def _rules(goal: int, lose: int, blind_nil: bool, exchange: int, failed_nil_counts: bool, first_lead: str):
@@ -78,7 +79,7 @@ def tournament(
     failed_nil_counts: bool = typer.Option(False, help="A failed nil's tricks count toward partner's bid."),
     first_lead: str = typer.Option("left_of_dealer", help="left_of_dealer or two_of_clubs."),
     seed: int = typer.Option(0, help="Seed: the same seed and options give the same games."),
-    workers: int = typer.Option(2, min=1, help="Worker processes (this machine has 2 cores)."),
+    workers: int = typer.Option(2, min=1, help="Worker processes playing games in parallel."),
     out: Path = typer.Option(
         None, help="Results JSON (resumed if it exists). Default: results/spades/<setup>.json."
     ),
@@ -117,7 +118,7 @@ def tournament(
         print_summary(summary, (f"A {ba}+{pa}", f"B {bb}+{pb}"))
         console.print(f"results: {out}")
     except BidlabError as e:
-        console.print(f"[red]error:[/red] {e}")
+        err_console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None
 
 
@@ -130,7 +131,7 @@ def summary(path: Path = typer.Argument(..., help="A tournament results JSON."))
         data = json.loads(path.read_text())
         cfg = data["config"]
     except (OSError, json.JSONDecodeError, KeyError) as e:
-        console.print(f"[red]error:[/red] {path}: not a tournament results file ({e})")
+        err_console.print(f"[red]error:[/red] {path}: not a tournament results file ({e})")
         raise typer.Exit(2) from None
     s = summarize(data.get("results", []))
     if not s.get("games"):
@@ -174,5 +175,5 @@ def play(
     except (KeyboardInterrupt, EOFError):
         console.print("\nbye")
     except BidlabError as e:
-        console.print(f"[red]error:[/red] {e}")
+        err_console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None

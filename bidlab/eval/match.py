@@ -39,6 +39,7 @@ from bidlab.errors import BidlabError
 from bidlab.eval.bidding import Table, bid_tables
 from bidlab.fileio import write_json_atomic, write_text_atomic
 from bidlab.parallel import run_tasks
+from bidlab.textfmt import plus_minus, signed
 
 
 class MatchError(BidlabError):
@@ -75,9 +76,9 @@ class MatchSummary:
     extra: dict = field(default_factory=dict)
 
     def line(self) -> str:
-        return (f"{self.agent_a} vs {self.agent_b}: {self.imps_per_board:+.2f} ± {self.standard_error:.2f} "
-                f"IMPs/board for {self.agent_a} over {self.boards} boards; vs par: "
-                f"{self.agent_a} {self.a_vs_par:+.2f}, {self.agent_b} {self.b_vs_par:+.2f} IMPs/table")
+        return (f"{self.agent_a} vs {self.agent_b}: {plus_minus(self.imps_per_board, self.standard_error)} "
+                f"IMPs/board for {self.agent_a} over {self.boards} board{'s' if self.boards != 1 else ''}; "
+                f"vs par: {self.agent_a} {signed(self.a_vs_par)}, {self.agent_b} {signed(self.b_vs_par)} IMPs/table")
 
 
 def _open_store(store: str | None):

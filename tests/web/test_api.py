@@ -470,16 +470,46 @@ def test_serve_binds_loopback_by_default(monkeypatch, tmp_path):
     import uvicorn
     from typer.testing import CliRunner
 
+    import bidlab.cli.web as web_cli
     from bidlab.cli import app as cli
 
     seen = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **kw: seen.update(app=app, host=host, port=port))
+
+    class FakeSocket:
+        def __init__(self, host, port):
+            self.addr = (host, port)
+
+        def getsockname(self):
+            return self.addr
+
+        def close(self):
+            pass
+
+    def fake_bind(host, port):
+        seen.update(host=host, port=port)
+        return FakeSocket(host, port)
+
+    monkeypatch.setattr(web_cli, "bind_port", fake_bind)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: seen.update(app=self.config.app))
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(cli, ["serve"])
     assert r.exit_code == 0, r.output
     assert (seen["host"], seen["port"]) == ("127.0.0.1", 8000) and "http://127.0.0.1:8000/" in r.output
     r = CliRunner().invoke(cli, ["serve", "--port", "8123", "--results", str(tmp_path), "--max-boards", "5"])
     assert r.exit_code == 0 and seen["port"] == 8123 and seen["app"].state.store.capacity == 5
+
+
+def test_bind_port_listens_on_loopback_and_refuses_a_busy_port():
+    from bidlab.cli.web import PortError, bind_port
+
+    sock = bind_port("127.0.0.1", 0)
+    try:
+        host, port = sock.getsockname()[:2]
+        assert host == "127.0.0.1" and port > 0
+        with pytest.raises(PortError, match=f"port {port} on 127.0.0.1 is busy"):
+            bind_port("127.0.0.1", port)
+    finally:
+        sock.close()
 
 
 # -- any agent at any seat ---------------------------------------------------------------------------
