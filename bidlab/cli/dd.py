@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from bidlab.cli._style import suits_in_colour
 from bidlab.errors import BidlabError
 
 app = typer.Typer(help="Double dummy: DD tables and par, and the on-disk deal store.", no_args_is_help=True)
@@ -42,11 +43,12 @@ def table(
     out = Table(title=f"Double dummy: {d.to_pbn()}", title_justify="left")
     out.add_column("declarer")
     for name in ("♣", "♦", "♥", "♠", "NT"):
-        out.add_column(name, justify="right")
+        out.add_column(suits_in_colour(name), justify="right")
     for seat in Seat:
         out.add_row(seat.full_name, *(str(int(x)) for x in t[seat]))
     console.print(out)
-    console.print(f"{str(p)} (dealer {s.full_name}, vulnerable: {v.pbn})", highlight=False)
+    console.print(suits_in_colour(f"{p.to_str(symbols=True)} (dealer {s.full_name}, vulnerable: {v.pbn})"),
+                  highlight=False)
 
 
 @app.command()

@@ -229,7 +229,7 @@ class Session:
         try:
             call = Call.parse(text)
         except BidlabError as e:
-            raise WebError(f"not a call: {e}") from None
+            raise WebError(str(e)) from None  # already says "not a call (...)"
         if not self.waiting_for_you:  # pragma: no cover - bots always finish their turns in _advance
             raise NotYourTurnError(f"it is {self.auction.to_act.full_name}'s turn, a bot")
         if not self.auction.is_legal(call):
@@ -274,7 +274,7 @@ class Session:
             raise NotYourTurnError("the other table's auction is shown once this table's auction is over")
         auction, seats = (self.auction, self.seats) if table == "this" else (self.other_auction, self.other_seats)
         if not 0 <= index < len(auction.calls):
-            raise UnknownCallError(f"the {table} table's auction has {len(auction.calls)} calls; "
+            raise UnknownCallError(f"{table} table's auction has {len(auction.calls)} calls; "
                                    f"there is no call {index} (calls count from 0)")
         key = (table, index)
         if key in self._whys:
