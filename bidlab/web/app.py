@@ -19,6 +19,7 @@ from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bidlab.errors import BidlabError
@@ -29,6 +30,7 @@ from bidlab.web.models import (
     AgentsOut,
     BoardOut,
     CallIn,
+    CardIn,
     ErrorOut,
     MatchBoardOut,
     MatchDetailOut,
@@ -135,8 +137,10 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
     store = BoardStore(catalog, capacity=max_boards)
     library = MatchLibrary(results_dir)
 
-    app = FastAPI(title="bidlab table", version="1",
-                  description="Bid a bridge board with and against bidlab's bots, and see why they bid.")
+    # /docs serves Swagger UI from files installed with fastapi-offline, not from a CDN, so the
+    # schema page works on a machine without internet access.
+    app = FastAPIOffline(title="bidlab table", version="1", static_url="/static-docs",
+                         description="Bid a bridge board with and against bidlab's bots, and see why they bid.")
     app.state.store = store
     app.state.library = library
     app.state.catalog = catalog
@@ -183,7 +187,8 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
     def new_board(req: Annotated[NewBoardIn, Body()]):
         s = store.create(NewBoard(
             seats=(req.seats.N, req.seats.E, req.seats.S, req.seats.W), number=req.number, seed=req.seed,
-            deal=req.deal, dealer=req.dealer, vulnerability=req.vulnerability, stand_in=req.stand_in))
+            deal=req.deal, dealer=req.dealer, vulnerability=req.vulnerability, stand_in=req.stand_in,
+            play=req.play))
         with s.lock:
             return board_out(s)
 
@@ -200,6 +205,22 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
         s = store.get(board_id)
         with s.lock:
             s.call(body.call)
+            return board_out(s)
+
+    @app.post("/api/boards/{board_id}/undo", response_model=BoardOut, responses=ERRORS,
+              summary="Take back your last call (and the bots' calls after it)")
+    def undo(board_id: BoardId):
+        s = store.get(board_id)
+        with s.lock:
+            s.undo()
+            return board_out(s)
+
+    @app.post("/api/boards/{board_id}/cards", response_model=BoardOut, responses=ERRORS,
+              summary="Play your card; bots play double-dummy cards until your next turn")
+    def play_card(board_id: BoardId, body: Annotated[CardIn, Body()]):
+        s = store.get(board_id)
+        with s.lock:
+            s.card(body.card)
             return board_out(s)
 
     @app.get("/api/boards/{board_id}/why", response_model=WhyOut, responses=ERRORS,
