@@ -6,6 +6,7 @@ so a malformed request is refused with a 422 that names the field before any cod
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -164,7 +165,10 @@ class WhyOut(BaseModel):
     seat: SeatLetter
     call: str
     agent: str
-    text: str
+    text: str = Field(description="The agent's reason, without a rule id.")
+    rule: str | None = Field(None, description="The id of the SAYC rule that made the call (shown on hover).")
+    meaning: str | None = Field(None, description="What the call shows: HCP and suit lengths of the hands this "
+                                "agent makes it with after the same auction, over stored deals.")
     top_calls: list[TopCallOut] | None
 
 
@@ -310,7 +314,17 @@ def board_out(s: Session) -> BoardOut:
         over=over, result=result)
 
 
+RULE_ID = re.compile(r"\s*\[([A-Za-z0-9_.:-]+)\]\s*$")
+
+
+def split_rule_id(text: str) -> tuple[str, str | None]:
+    """``"1S: 12-21 HCP ... [opening.open_one_suit]"`` -> (the text, ``"opening.open_one_suit"``)."""
+    m = RULE_ID.search(text)
+    return (text, None) if m is None else (text[: m.start()], m.group(1))
+
+
 def why_out(w: Why) -> WhyOut:
     top = None if w.top_calls is None else [TopCallOut(call=c.to_str(), probability=p) for c, p in w.top_calls]
+    text, rule = split_rule_id(w.text)
     return WhyOut(table=w.table, index=w.index, seat=w.seat.letter, call=w.call.to_str(), agent=w.agent,
-                  text=w.text, top_calls=top)
+                  text=text, rule=rule, meaning=w.meaning, top_calls=top)

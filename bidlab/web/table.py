@@ -76,6 +76,7 @@ class Why:
     agent: str
     text: str
     top_calls: tuple[tuple[Call, float], ...] | None
+    meaning: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

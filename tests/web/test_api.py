@@ -88,7 +88,9 @@ def test_full_board_against_sayc_matches_rules_dd_and_other_table(client):
             continue
         assert Call.parse(c["call"]) == sayc.act(view)
         assert w.status_code == 200, w.text
-        assert w.json()["text"] == sayc.explain(view) and w.json()["agent"] == "sayc"
+        shown = w.json()["text"] + (f" [{w.json()['rule']}]" if w.json()["rule"] else "")
+        assert shown == sayc.explain(view) and w.json()["agent"] == "sayc"
+        assert "[" not in w.json()["text"]  # the rule id is shown on hover only
 
     # All four hands are shown once the auction is over.
     assert state["deal"] == deal.to_pbn()
