@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bidlab.errors import BidlabError
 from bidlab.web.agents import AgentCatalog
-from bidlab.web.matches import MAX_BOARD_ROWS, MatchLibrary, finite_or_none
+from bidlab.web.matches import MAX_BOARD_ROWS, MatchLibrary, UnknownMatchError, finite_or_none, report_html
 from bidlab.web.models import (
     AgentKindOut,
     AgentsOut,
@@ -32,6 +32,7 @@ from bidlab.web.models import (
     CallIn,
     CardIn,
     ErrorOut,
+    MatchBoardDetailOut,
     MatchBoardOut,
     MatchDetailOut,
     MatchesOut,
@@ -39,6 +40,7 @@ from bidlab.web.models import (
     NewBoardIn,
     WhyOut,
     board_out,
+    match_board_out,
     why_out,
 )
 from bidlab.web.table import BoardStore, NewBoard, WebError
@@ -245,8 +247,11 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
 
 
     @app.get("/api/match", response_model=MatchDetailOut, responses=ERRORS,
-             summary="One match: summary, boards and report plots")
-    def match(name: MatchName):
+             summary="One match: summary, a page of its boards, and the report")
+    def match(name: MatchName, offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+              limit: Annotated[int, Query(ge=1, le=MAX_BOARD_ROWS)] = 100):
+        from urllib.parse import urlencode
+
         e = library.get(name)
         report_error = None
         try:
@@ -254,12 +259,25 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
         except Exception as ex:  # a report that cannot be drawn should not hide the summary
             log.exception("report for %s failed", e.name)
             plots, md, report_error = [], "", f"{type(ex).__name__}: {ex}"
-        rows = [MatchBoardOut(board=int(r["board"]), open=_room_text(r.get("open")), closed=_room_text(r.get("closed")),
-                              imps_a=int(r["imps_a"])) for r in e.records[:MAX_BOARD_ROWS]]
-        from urllib.parse import urlencode
 
-        urls = [f"/api/match/plot?{urlencode({'name': e.name, 'plot': p})}" for p in plots]
-        return MatchDetailOut(match=match_out(e), boards=rows, plots=urls, report=md, report_error=report_error)
+        def plot_url(p: str) -> str:
+            return f"/api/match/plot?{urlencode({'name': e.name, 'plot': p})}"
+
+        rows = [MatchBoardOut(board=int(r["board"]), open=_room_text(r.get("open")), closed=_room_text(r.get("closed")),
+                              imps_a=int(r["imps_a"])) for r in e.records[offset:offset + limit]]
+        html = report_html(md, lambda p: plot_url(p) if p in plots else "") if md else ""
+        return MatchDetailOut(match=match_out(e), boards=rows, offset=offset, limit=limit,
+                              total_boards=len(e.records), plots=[plot_url(p) for p in plots], report=md,
+                              report_html=html, report_error=report_error)
+
+    @app.get("/api/match/board", response_model=MatchBoardDetailOut, responses=ERRORS,
+             summary="One board of a match: the deal and both tables' auctions")
+    def match_board(name: MatchName, board: Annotated[int, Query(ge=1, le=10_000_000)]):
+        e = library.get(name)
+        rec = next((r for r in e.records if int(r.get("board", -1)) == board), None)
+        if rec is None:
+            raise UnknownMatchError(f"match {e.name!r} has no board {board} (boards 1-{len(e.records)})")
+        return match_board_out(rec, e.summary.agent_a, e.summary.agent_b)
 
     @app.get("/api/match/plot", responses={**ERRORS, 200: {"content": {"image/png": {}}}},
              response_class=FileResponse, summary="A PNG plot of a match's report")

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bidlab.bridge.auction import Auction, Contract
 from bidlab.bridge.calls import Strain
 from bidlab.bridge.scoring import score_contract
-from bidlab.cards import Hand, Seat
+from bidlab.cards import Deal, Hand, Seat
 from bidlab.web.table import YOU, Room, Session, Why
 
 SeatLetter = Literal["N", "E", "S", "W"]
@@ -208,10 +208,39 @@ class MatchBoardOut(BaseModel):
 
 class MatchDetailOut(BaseModel):
     match: MatchOut
-    boards: list[MatchBoardOut]
+    boards: list[MatchBoardOut] = Field(description="One page of boards: `limit` from `offset`.")
+    offset: int
+    limit: int
+    total_boards: int
     plots: list[str] = Field(description="URLs of the report's PNG plots.")
     report: str = Field(description="The report's Markdown summary.")
+    report_html: str = Field("", description="The report rendered as HTML, its images pointing at the plots.")
     report_error: str | None = None
+
+
+class MatchRoomOut(BaseModel):
+    room: Literal["open", "closed"]
+    seats: dict[SeatLetter, str]
+    calls: list[CallOut]
+    contract: str | None
+    declarer: SeatLetter | None
+    tricks: int | None
+    score_ns: int
+    line: str
+
+
+class MatchBoardDetailOut(BaseModel):
+    board: int
+    dealer: SeatLetter
+    vulnerability: VulName
+    deal: str
+    hands: dict[SeatLetter, HandOut]
+    dd: dict[str, dict[SeatLetter, int]]
+    par_ns: int
+    rooms: list[MatchRoomOut]
+    imps_a: int
+    agent_a: str
+    agent_b: str
 
 
 # -- conversions ------------------------------------------------------------------------------
@@ -328,3 +357,30 @@ def why_out(w: Why) -> WhyOut:
     text, rule = split_rule_id(w.text)
     return WhyOut(table=w.table, index=w.index, seat=w.seat.letter, call=w.call.to_str(), agent=w.agent,
                   text=text, rule=rule, meaning=w.meaning, top_calls=top)
+
+
+def match_board_out(rec: dict, agent_a: str, agent_b: str) -> MatchBoardDetailOut:
+    """A board of a match's results file: the deal, DD table and both rooms."""
+    from bidlab.bridge.board import Vulnerability
+
+    deal = Deal.parse(rec["deal"])
+    dealer = Seat.parse(rec["dealer"])
+    vul = Vulnerability.parse(rec["vulnerability"])
+    dd = rec["dd"]
+    rooms = []
+    for room, (ns, ew) in (("open", (agent_a, agent_b)), ("closed", (agent_b, agent_a))):
+        t = rec[room]
+        auction = Auction.parse(t["auction"], dealer)
+        seats = (ns, ew, ns, ew)
+        c = None if t["contract"] is None else Contract.parse(t["contract"], t["declarer"])
+        rooms.append(MatchRoomOut(
+            room=room, seats=seats_out(seats),
+            calls=[CallOut(index=i, seat=auction.seat_of(i).letter, call=x.to_str(), bot=True)
+                   for i, x in enumerate(auction.calls)],
+            contract=t["contract"], declarer=t["declarer"], tricks=t["tricks"], score_ns=int(t["ns_score"]),
+            line=result_line(c, t["tricks"], int(t["ns_score"]))))
+    return MatchBoardDetailOut(
+        board=int(rec["board"]), dealer=dealer.letter, vulnerability=vul.pbn, deal=deal.to_pbn(),
+        hands={s.letter: hand_out(deal[s]) for s in Seat},
+        dd={st.letter: {s.letter: int(dd[s][st]) for s in Seat} for st in Strain},
+        par_ns=int(rec["par_ns"]), rooms=rooms, imps_a=int(rec["imps_a"]), agent_a=agent_a, agent_b=agent_b)

@@ -92,12 +92,13 @@ def _south_bid(page) -> str:
     return page.locator("[data-testid=bidbox] button:not([disabled])").first.get_attribute("data-call")
 
 
-def test_the_page_in_a_real_browser(page, tmp_path):
+def test_the_page_in_a_real_browser(page, tmp_path, results_dir):
     """One browser session (xdist would otherwise start one per worker): bid a board, make a bad
     request, browse the matches."""
     bid_a_whole_auction_as_south_by_clicking(page, tmp_path)
     a_bad_deal_shows_the_error_and_the_page_stays_usable(page)
-    matches_view_lists_the_match_and_shows_its_plots(page)
+    matches_view_lists_the_match_and_shows_its_plots(page, results_dir)
+    the_api_docs_render_from_local_files(page)
 
 
 def bid_a_whole_auction_as_south_by_clicking(page, tmp_path):
@@ -202,14 +203,44 @@ def a_bad_deal_shows_the_error_and_the_page_stays_usable(page):
     page.wait_for_selector("[data-testid=bid-Pass]:not([disabled])")
 
 
-def matches_view_lists_the_match_and_shows_its_plots(page):
+def matches_view_lists_the_match_and_shows_its_plots(page, results_dir):
     page.click("[data-testid=tab-matches]")
     page.click("[data-testid=match-row]")
     page.wait_for_selector("[data-testid=match-summary]")
     assert "IMPs/board for random over 6 boards" in page.inner_text("[data-testid=match-summary]")
-    page.wait_for_function("[...document.querySelectorAll('.plots img')].length >= 3 && "
-                           "[...document.querySelectorAll('.plots img')].every(i => i.complete && i.naturalWidth > 0)")
+    # The report is rendered Markdown with its plots, not raw Markdown text.
+    page.wait_for_function("[...document.querySelectorAll('.report-html img')].length >= 3 && "
+                           "[...document.querySelectorAll('.report-html img')].every(i => i.complete && i.naturalWidth > 0)")
+    assert page.locator(".report-html table th").count() >= 6 and "|---" not in page.inner_text(".report-html")
+    assert page.inner_text("[data-testid=boards-range]") == "boards 1–6 of 6"
+    # Any board opens: its deal and both rooms' auctions, the same as the results file.
+    page.click("[data-testid=match-board-4]")
+    page.wait_for_selector("[data-testid=match-room-closed-line]")
+    from bidlab.eval.match import load_results
+
+    _, records = load_results(next(Path(results_dir).glob("*/results.jsonl")))
+    rec = next(r for r in records if r["board"] == 4)
+    deal = Deal.parse(rec["deal"])
+    for seat in Seat:
+        assert f"{deal[seat].hcp} HCP" in page.inner_text(f"#mb-hand-{seat.letter}")
+    for room in ("open", "closed"):
+        shown = page.eval_on_selector_all(f"[data-testid=match-room-{room}] td[data-call]",
+                                          "tds => tds.map(td => td.dataset.call)")
+        assert " ".join(shown) == rec[room]["auction"]
     page.click("[data-testid=tab-table]")
+
+
+def the_api_docs_render_from_local_files(page):
+    """Swagger UI comes from the package, so /docs renders with no network (it was blank)."""
+    base = page.url.split("/#")[0].rstrip("/")
+    external = []
+    page.on("request", lambda r: external.append(r.url) if not r.url.startswith(base) else None)
+    page.goto(base + "/docs")
+    page.wait_for_selector(".swagger-ui .info .title")
+    assert "bidlab table" in page.inner_text(".swagger-ui .info .title")
+    page.wait_for_selector(".opblock-summary-path")
+    assert external == []
+    page.goto(base + "/")
 
 
 def _calls_on_page(page) -> list[str]:

@@ -441,7 +441,11 @@ function renderResult(b) {
 // -- matches -------------------------------------------------------------------------------
 
 function fmt(x, digits = 2) {
-  return x === null || x === undefined ? "–" : (x >= 0 ? "+" : "") + x.toFixed(digits);
+  // "n/a" for a missing value, and never "-0.00".
+  if (x === null || x === undefined || !Number.isFinite(x)) return "n/a";
+  const t = x.toFixed(digits);
+  if (Number(t) === 0) return (0).toFixed(digits);
+  return (x > 0 ? "+" : "") + t;
 }
 
 async function loadMatches() {
@@ -452,7 +456,7 @@ async function loadMatches() {
     const rows = m.matches.map((x) => el("tr", { "data-testid": "match-row", onclick: () => openMatch(x.name) },
       el("td", { text: x.name }), el("td", { text: x.agent_a }), el("td", { text: x.agent_b }),
       el("td", { text: String(x.boards) }), el("td", { text: fmt(x.imps_per_board) }),
-      el("td", { text: x.standard_error === null ? "–" : x.standard_error.toFixed(2) }),
+      el("td", { text: x.standard_error === null ? "n/a" : x.standard_error.toFixed(2) }),
       el("td", { text: fmt(x.a_vs_par) }), el("td", { text: fmt(x.b_vs_par) })));
     $("match-list").replaceChildren(el("thead", {}, head), el("tbody", {}, rows.length ? rows :
       [el("tr", {}, el("td", { colspan: 8, text: "No results yet: run `bidlab match A B` first." }))]));
@@ -460,27 +464,73 @@ async function loadMatches() {
   });
 }
 
-async function openMatch(name) {
+const PAGE = 100;
+
+async function openMatch(name, offset = 0) {
   await guarded(async () => {
     const box = $("match-detail");
-    box.replaceChildren(el("p", { class: "hint", text: `Building the report for ${name}…` }));
+    if (offset === 0) box.replaceChildren(el("p", { class: "hint", text: `Building the report for ${name}…` }));
     box.classList.remove("hidden");
-    const d = await api("GET", `/api/match?name=${encodeURIComponent(name)}`);
+    const d = await api("GET", `/api/match?name=${encodeURIComponent(name)}&offset=${offset}&limit=${PAGE}`);
     const s = d.match;
-    const boards = el("table", { class: "list" },
-      el("tr", {}, ["board", "open room (A NS)", "closed room (A EW)", "IMPs for A"].map((h) => el("th", { text: h }))),
-      d.boards.map((r) => el("tr", {}, el("td", { text: String(r.board) }), el("td", { text: r.open }),
-        el("td", { text: r.closed }), el("td", { text: String(r.imps_a) }))));
+    const last = Math.min(d.offset + d.boards.length, d.total_boards);
+    const pager = el("div", { class: "pager", "data-testid": "board-pager" },
+      el("button", { "data-testid": "boards-prev", disabled: d.offset === 0,
+        onclick: () => openMatch(name, Math.max(0, d.offset - PAGE)) }, "‹ Previous"),
+      el("span", { "data-testid": "boards-range", text: `boards ${d.offset + 1}–${last} of ${d.total_boards}` }),
+      el("button", { "data-testid": "boards-next", disabled: last >= d.total_boards,
+        onclick: () => openMatch(name, d.offset + PAGE) }, "Next ›"));
+    const boards = el("table", { class: "list", "data-testid": "match-boards" },
+      el("thead", {}, el("tr", {}, ["board", "open room (A NS)", "closed room (A EW)", "IMPs for A"]
+        .map((h) => el("th", { text: h })))),
+      el("tbody", {}, d.boards.map((r) => el("tr", { "data-testid": `match-board-${r.board}`,
+        title: "Show the deal and both auctions", onclick: () => openMatchBoard(name, r.board) },
+        el("td", { text: String(r.board) }), el("td", {}, roomCell(r.open)),
+        el("td", {}, roomCell(r.closed)), el("td", { text: String(r.imps_a) })))));
+    const report = el("div", { class: "report-html", "data-testid": "report-html" });
+    report.innerHTML = d.report_html;   // rendered on the server from our own report; raw HTML is escaped there
     box.replaceChildren(
       el("h2", { text: `${s.agent_a} vs ${s.agent_b}` }),
       el("p", { "data-testid": "match-summary",
-        text: `${fmt(s.imps_per_board)} ± ${s.standard_error === null ? "–" : s.standard_error.toFixed(2)} ` +
+        text: `${fmt(s.imps_per_board)} ± ${s.standard_error === null ? "n/a" : s.standard_error.toFixed(2)} ` +
           `IMPs/board for ${s.agent_a} over ${s.boards} boards` }),
       d.report_error ? el("p", { class: "hint", text: `report failed: ${d.report_error}` }) : "",
-      el("div", { class: "plots" }, d.plots.map((u) => el("img", { src: u, alt: "plot", loading: "lazy" }))),
-      el("h3", { text: "Boards" }), boards,
-      el("h3", { text: "Report" }), el("pre", { class: "report", text: d.report }),
+      el("h3", { text: "Boards" }), pager, el("div", { class: "list-wrap" }, boards),
+      report,
     );
+  });
+}
+
+function roomCell(text) {
+  // "4S N" -> 4♠ N
+  const [contract, ...rest] = text.split(" ");
+  return /^[1-7]/.test(contract) ? el("span", {}, callNode(contract), rest.length ? ` ${rest.join(" ")}` : "") : text;
+}
+
+async function openMatchBoard(name, number) {
+  await guarded(async () => {
+    const b = await api("GET", `/api/match/board?name=${encodeURIComponent(name)}&board=${number}`);
+    const box = $("match-board");
+    const hands = el("div", { class: "compass mini" }, ...["N", "W", "E", "S"].map((seat) => {
+      const h = b.hands[seat];
+      return el("div", { class: "hand", id: `mb-hand-${seat}`, style: `grid-area:${seat.toLowerCase() === "n" ? "n" :
+        seat === "S" ? "s" : seat === "W" ? "w" : "e"}` },
+        el("div", { class: "who" }, el("b", { text: SEAT_NAMES[seat] }), el("span", { class: "small", text: `${h.hcp} HCP` })),
+        ...SUITS.map(([, sym, cls], i) => el("div", { class: "suit" }, el("span", { class: cls, text: sym }), " ",
+          h.suits[i] || "—")));
+    }));
+    const rooms = b.rooms.map((r) => el("div", { "data-testid": `match-room-${r.room}` },
+      el("h3", { text: `${r.room === "open" ? "Open" : "Closed"} room: NS ${r.seats.N}, EW ${r.seats.E}` }),
+      el("table", { class: "mini-auction" }, auctionTable(r.calls.map((c) => ({ ...c, bot: false })),
+        b.dealer, b.vulnerability, `m-${r.room}`, false)),
+      el("div", { class: "line", "data-testid": `match-room-${r.room}-line` }, ...lineNode(r.line))));
+    box.replaceChildren(
+      el("h2", { text: `Board ${b.board}: dealer ${SEAT_NAMES[b.dealer]}, vul ${b.vulnerability}` }),
+      el("div", { class: "board-view" }, hands,
+        el("div", { class: "cols" }, ...rooms),
+        el("p", { "data-testid": "match-board-imps", text: `IMPs for ${b.agent_a}: ${b.imps_a > 0 ? "+" : ""}${b.imps_a}` })));
+    box.classList.remove("hidden");
+    box.scrollIntoView({ block: "start" });
   });
 }
 
