@@ -32,6 +32,7 @@ from bidlab.cards import Card, Deal, Seat
 from bidlab.errors import BidlabError, IllegalCallError
 from bidlab.eval.bidding import Table, bid_tables
 from bidlab.web.agents import AgentCatalog, AgentPool
+from bidlab.web.meaning import MeaningService
 from bidlab.web.play import CardPlay
 
 YOU = "you"
@@ -140,7 +141,8 @@ def _parse_or_default(parse, text: str | None, default, what: str):
 class Session:
     """One board at the table. Callers hold :attr:`lock` while they use it."""
 
-    def __init__(self, board_id: str, req: NewBoard, catalog: AgentCatalog, pool: AgentPool):
+    def __init__(self, board_id: str, req: NewBoard, catalog: AgentCatalog, pool: AgentPool,
+                 meanings: MeaningService | None = None, meaning_wait: float = 0.0):
         self.id = board_id
         self.lock = threading.Lock()
         if req.number < 1:
@@ -157,6 +159,11 @@ class Session:
         # Resolved (file-safe) registry specs; one agent per distinct spec, as in a match.
         self._resolved = {s: catalog.resolve(s) for s in set(self.seats + self.other_seats) if s != YOU}
         self._pool = pool
+        self._meanings, self._meaning_wait = meanings, meaning_wait
+        if meanings is not None:  # start working out what the bots' calls show before anyone asks
+            for spec in self._resolved.values():
+                if not spec.lower().startswith("random"):
+                    meanings.table(spec)
         self._agents: dict[str, Agent] = {
             spec: pool.for_board(self._resolved[spec], _agent_seed(self.seed, i))
             for i, spec in enumerate(sorted(self._resolved))}
@@ -381,8 +388,12 @@ class Session:
             text, top_calls = self._pool.explain(self._resolved[spec], ask)
         except Exception as e:
             raise BotError(f"bot {spec} could not explain call {index}: {type(e).__name__}: {e}") from e
-        why = Why(table, index, seat, call, spec, text, top_calls)
-        self._whys[key] = why
+        meaning = None
+        if self._meanings is not None and not spec.lower().startswith("random"):
+            meaning = self._meanings.describe(self._resolved[spec], view.auction, call, wait=self._meaning_wait)
+        why = Why(table, index, seat, call, spec, text, top_calls, meaning)
+        if meaning is None or " is being worked out " not in meaning:
+            self._whys[key] = why
         return why
 
 
@@ -423,12 +434,14 @@ class BoardStore:
     catalog: AgentCatalog
     capacity: int = 200
     pool: AgentPool = field(default_factory=AgentPool)
+    meanings: MeaningService | None = None
+    meaning_wait: float = 3.0
     _sessions: OrderedDict[str, Session] = field(default_factory=OrderedDict)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     def create(self, req: NewBoard) -> Session:
         board_id = secrets.token_hex(8)
-        s = Session(board_id, req, self.catalog, self.pool)
+        s = Session(board_id, req, self.catalog, self.pool, self.meanings, self.meaning_wait)
         with self.lock:
             self._sessions[board_id] = s
             while len(self._sessions) > self.capacity:
