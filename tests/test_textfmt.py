@@ -32,3 +32,22 @@ def test_a_one_board_match_line_has_no_nan_and_no_negative_zero():
     assert "nan" not in line and "-0.00" not in line
     assert line == ("sayc vs sayc: 0.00 ± n/a IMPs/board for sayc over 1 board; "
                     "vs par: sayc 0.00, sayc 0.00 IMPs/table")
+
+
+def test_spades_summary_table_shows_n_a_for_missing_rates(monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    import bidlab.cli.spades as spades_cli
+
+    buf = io.StringIO()
+    monkeypatch.setattr(spades_cli, "console", Console(file=buf, width=200))
+    nan = float("nan")
+    spades_cli.print_summary({"games": 1, "rounds": 3, "win_rate_a": 1.0, "win_rate_a_se": nan,
+                              "points_per_round_a": 40.0, "points_per_round_a_se": nan,
+                              "points_per_round_b": -0.001, "points_per_round_b_se": nan,
+                              "nil_rate_a": 0.0, "nil_success_a": nan, "nil_rate_b": 0.0, "nil_success_b": nan},
+                             ("A", "B"))
+    out = buf.getvalue()
+    assert "nan" not in out and "-0.0" not in out and "n/a" in out and "100.0% ± n/a" in out

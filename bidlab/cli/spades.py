@@ -19,6 +19,7 @@ from rich.progress import (
 from rich.table import Table
 
 from bidlab.errors import BidlabError
+from bidlab.textfmt import percent, plain
 
 app = typer.Typer(
     help="Spades (Cohensius et al. 2020): bidder tournaments and playing against bots.", no_args_is_help=True
@@ -53,10 +54,11 @@ def print_summary(s: dict, labels: tuple[str, str]) -> None:
     t.add_column("nil bids / round", justify="right")
     t.add_column("nils made", justify="right")
     wa, se = s["win_rate_a"], s["win_rate_a_se"]
-    t.add_row(labels[0], f"{100 * wa:.1f}% ± {100 * se:.1f}", f"{s['points_per_round_a']:.1f} ± {s['points_per_round_a_se']:.1f}",
-              f"{s['nil_rate_a']:.3f}", f"{100 * s['nil_success_a']:.1f}%")  # fmt: skip
-    t.add_row(labels[1], f"{100 * (1 - wa):.1f}% ± {100 * se:.1f}", f"{s['points_per_round_b']:.1f} ± {s['points_per_round_b_se']:.1f}",
-              f"{s['nil_rate_b']:.3f}", f"{100 * s['nil_success_b']:.1f}%")  # fmt: skip
+    # A missing value (no nil bid, one game: no standard error) reads "n/a", never "nan%".
+    t.add_row(labels[0], f"{percent(wa)} ± {plain(100 * se, 1)}", f"{plain(s['points_per_round_a'], 1)} ± {plain(s['points_per_round_a_se'], 1)}",
+              plain(s["nil_rate_a"], 3), percent(s["nil_success_a"]))  # fmt: skip
+    t.add_row(labels[1], f"{percent(1 - wa)} ± {plain(100 * se, 1)}", f"{plain(s['points_per_round_b'], 1)} ± {plain(s['points_per_round_b_se'], 1)}",
+              plain(s["nil_rate_b"], 3), percent(s["nil_success_b"]))  # fmt: skip
     console.print(t)
 
 
