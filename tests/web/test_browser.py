@@ -181,7 +181,8 @@ def bid_a_whole_auction_as_south_by_clicking(page, tmp_path):
     view = BiddingView(seat, deal[seat], Auction(board.dealer, auction.calls[:bot_index]), board.vulnerability)
     text = page.inner_text("[data-testid=why-text]")
     rule = page.get_attribute("[data-testid=why-text]", "title")
-    assert "[" not in text and f"{text} [{rule.removeprefix('rule ')}]" == sayc.explain(view)
+    call = auction.calls[bot_index].to_str()
+    assert "[" not in text and f"{call}: {text} [{rule.removeprefix('rule ')}]" == sayc.explain(view)
     page.check("[data-testid=reveal]")
     for seat in Seat:
         text = page.inner_text(f"[data-testid=hand-{seat.letter}]")
@@ -339,6 +340,8 @@ def test_play_a_whole_board_against_bots_and_check_the_score(server, browser, tm
             pg.wait_for_function("n => document.querySelectorAll('#auction td[data-call]').length > n", arg=n)
             pg.wait_for_selector("[data-testid=bid-Pass]:not([disabled]), [data-testid=playinfo]:not(.hidden)")
         auction = Auction(Seat.N, _calls_on_page(pg))
+        # The auction is over while the cards are played: no "?" waits for another call.
+        assert pg.eval_on_selector_all("#auction td", "tds => tds.filter(t => t.textContent === '?').length") == 0
         contract = auction.contract
         assert contract is not None and contract.declarer == Seat.N, auction.to_str()
         clicked = 0

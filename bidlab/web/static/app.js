@@ -283,7 +283,7 @@ function auctionTable(calls, dealer, vul, table, interactive) {
   const rows = [head];
   const offset = GRID_ORDER.indexOf(dealer);
   const cells = Array(offset).fill(null).concat(calls);
-  if (interactive && board && !board.over) cells.push("?");
+  if (interactive && board && !board.auction_over) cells.push("?");
   for (let i = 0; i < cells.length; i += 4) {
     const tr = el("tr");
     for (let j = 0; j < 4; j++) {
@@ -353,6 +353,12 @@ function renderBidbox(b) {
   box.classList.toggle("hidden", b.auction_over);
 }
 
+function reasonOf(w) {
+  // "1S: 12-21 HCP ..." -> "12-21 HCP ...": the call is in the heading already, with its symbol.
+  const m = /^\s*([^:]+):\s*(.*)$/s.exec(w.text);
+  return m && m[1].trim() === w.call ? m[2] : w.text;
+}
+
 async function showWhy(table, index) {
   await guarded(async () => {
     const w = await api("GET", `/api/boards/${board.id}/why?table=${table}&index=${index}`);
@@ -361,7 +367,7 @@ async function showWhy(table, index) {
     const parts = [
       el("div", {}, el("b", {}, callNode(w.call)), ` by ${SEAT_NAMES[w.seat]} (${w.agent})`,
         table === "other" ? " at the other table" : ""),
-      el("div", { "data-testid": "why-text", title: w.rule ? `rule ${w.rule}` : "", text: w.text }),
+      el("div", { "data-testid": "why-text", title: w.rule ? `rule ${w.rule}` : "", text: reasonOf(w) }),
       w.meaning ? el("div", { class: "meaning", "data-testid": "why-meaning", text: w.meaning }) : "",
     ];
     if (w.top_calls && w.top_calls.length) {
