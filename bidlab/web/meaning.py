@@ -58,10 +58,12 @@ class CallMeaning:
     lengths: tuple[tuple[int, int], ...]   # spades, hearts, diamonds, clubs
 
     def text(self, call: Call, deals: int) -> str:
-        suits = ", ".join(f"{s.symbol} {lo}–{hi}" if lo != hi else f"{s.symbol} {lo}"
-                          for s, (lo, hi) in zip(SUITS_HIGH_FIRST, self.lengths))
+        def span(lo: int, hi: int) -> str:
+            return f"{lo}–{hi}" if lo != hi else str(lo)
+
+        suits = ", ".join(f"{s.symbol} {span(*r)}" for s, r in zip(SUITS_HIGH_FIRST, self.lengths))
         spread = "most" if self.count >= PERCENTILE_FROM else "all"
-        return (f"{call.to_str(symbols=True)} here shows {self.hcp[0]}–{self.hcp[1]} HCP; {suits} "
+        return (f"{call.to_str(symbols=True)} here shows {span(*self.hcp)} HCP; {suits} "
                 f"({spread} of the {self.count} hand{'s' if self.count != 1 else ''} this agent bid it with, "
                 f"in {deals} stored deals)")
 

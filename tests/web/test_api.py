@@ -299,7 +299,7 @@ def test_malformed_pbn_is_400(client, deal, fragment):
 @pytest.mark.parametrize("spec,fragment", [
     ("foo", "unknown agent"), ("random:abc", "integer seed"), ("sayc:x", "no argument"),
     ("nn:/etc/passwd", "unknown model"), ("nn:../../etc/passwd", "unknown model"), ("nn:", "needs a model"),
-    ("nn:tiny/../../x", "unknown model"),
+    ("nn:tiny/../../x", "unknown model"), ("nn:tiny:weird", "unknown mode 'weird'"),
 ])
 def test_unknown_or_unsafe_agents_are_400(client, spec, fragment):
     expect_error(client.post("/api/boards", json={"seats": {"E": spec}}), 400, fragment)

@@ -41,7 +41,7 @@ def test_opening_lead_values_agree_with_the_dd_table():
         assert max(values.values()) == 13 - int(table[declarer, strain]), (declarer, strain)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**31 - 1), st.sampled_from(list(Strain)), st.sampled_from(list(Seat)),
        st.randoms(use_true_random=False))
 def test_bots_playing_every_seat_make_the_dd_tricks(seed, strain, declarer, rnd):
