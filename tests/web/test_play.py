@@ -165,3 +165,24 @@ def test_result_lines_in_players_notation(contract, tricks, vul, line):
 
     c = Contract.parse(contract, "N")
     assert result_line(c, tricks, score_contract(c, tricks, _vul(vul))) == line
+
+
+def test_a_defender_plays_only_their_own_seat(client):
+    """East holds ten spades and declares; South (the person) defends: they play South's 13
+    cards, North's are played by its bot, and dummy is shown once the opening lead is made."""
+    deal = "N:..765432.8765432 AKQJT98765.A.A.A 432.KQJT9.KQJ.KQ .8765432.T98.JT9"
+    b = new_board(client, deal=deal, number=2, play=True,
+                  seats={"N": "sayc", "E": "sayc", "S": "you", "W": "sayc"})
+    b = _bid_to_a_contract(client, b)
+    p = b["play"]
+    assert p is not None and p["declarer"] in "EW", b["calls"]
+    mine = 0
+    while not b["over"]:
+        p = b["play"]
+        assert p["your_turn"] and p["to_play"] == "S"
+        if p["trick"] or p["tricks"]:
+            assert b["hands"][p["dummy"]] is not None  # dummy is face up after the opening lead
+        assert b["hands"]["N"] is None  # partner's hand stays hidden
+        b = client.post(f"/api/boards/{b['id']}/cards", json={"card": p["legal_cards"][0]}).json()
+        mine += 1
+    assert mine == 13 and b["play"]["ns_tricks"] + b["play"]["ew_tricks"] == 13
