@@ -39,6 +39,11 @@ class Contract:
         while t.endswith("X") and doubled < 2:
             t = t[:-1]
             doubled += 1
+        if t.endswith("X"):
+            raise CallError("a contract is a bid followed by at most XX (redoubled)", text=text)
+        if not t:
+            raise CallError("a contract must be a bid such as 4S or 3NT, optionally followed by X or XX",
+                            text=text)
         call = Call.parse(t)
         if not call.is_bid:
             raise CallError("a contract must be a bid, optionally followed by X or XX", text=text)

@@ -29,16 +29,62 @@ from bidlab.cli import jps as _jps; app.add_typer(_jps.app, name="jps")  # noqa:
 from bidlab.cli import bluechip as _bluechip; app.add_typer(_bluechip.app, name="bluechip")  # noqa: E402,E702
 
 
-def main() -> None:
-    """Entry point: bad input ends with a one-line message and exit code 2, not a traceback."""
+def _version(value: bool) -> None:
+    if value:
+        import bidlab
+
+        typer.echo(f"bidlab {bidlab.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
+                                 help="Print bidlab's version and exit."),
+) -> None:
+    """Bidding agents for bridge and Spades: deal, score, solve, train, match and play."""
+
+
+def _one_line(message: str) -> str:
+    return " ".join(str(message).split())
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: bad input ends with one line on stderr and exit code 2, never a traceback.
+
+    Click's usage errors (a bad option value, a missing argument) are shown as one line too,
+    naming the command, instead of click's multi-line usage box."""
     import sys
 
     from rich.console import Console
+    from rich.markup import escape
 
     from bidlab.errors import BidlabError
 
+    err = Console(stderr=True, soft_wrap=True)
+
+    def fail(message: str, code: int = 2) -> None:
+        err.print(f"[bold red]error:[/bold red] {escape(_one_line(message))}", highlight=False)
+        sys.exit(code)
+
     try:
-        app()
+        rc = app(args=argv, standalone_mode=False)
+    except typer.TyperException as e:  # click's exceptions (typer vendors click)
+        ctx = getattr(e, "ctx", None)
+        if type(e).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            typer.echo(ctx.get_help())
+            sys.exit(0)
+        where = ctx.command_path if ctx is not None else "bidlab"
+        fail(f"{where}: {e.format_message()} (see {where} --help)", getattr(e, "exit_code", 2))
+    except (typer.Abort, KeyboardInterrupt):
+        err.print("interrupted")
+        sys.exit(130)
     except BidlabError as e:
-        Console(stderr=True).print(f"[bold red]error:[/bold red] {e}", highlight=False)
-        sys.exit(2)
+        fail(str(e))
+    except PermissionError as e:
+        fail(f"permission denied: {e.filename or e}")
+    except IsADirectoryError as e:
+        fail(f"is a directory, not a file: {e.filename or e}")
+    except NotADirectoryError as e:
+        fail(f"a part of this path is a file, not a folder: {e.filename or e}")
+    sys.exit(rc if isinstance(rc, int) else 0)

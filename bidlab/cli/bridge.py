@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from bidlab.bridge.auction import Contract
 from bidlab.bridge.board import Board, Vulnerability
@@ -11,20 +12,21 @@ from bidlab.bridge.diagram import board_diagram
 from bidlab.bridge.scoring import contract_score
 from bidlab.cards import Deal
 from bidlab.cli import app
+from bidlab.cli._style import suits_in_colour
 
 console = Console()
 
 
 @app.command()
 def deal(
-    seed: int = typer.Option(None, help="Random seed; the same seed gives the same deal. Random if omitted."),
+    seed: int = typer.Option(None, min=0, help="Random seed; the same seed gives the same deal. Random if omitted."),
     board: int = typer.Option(1, min=1, help="Board number: sets dealer and vulnerability (16-board cycle)."),
     pbn: str = typer.Option(None, help="Show this PBN deal instead of a random one, e.g. 'N:AKQ2.J3.T98.7654 ...'."),
 ) -> None:
     """Print a board as a bridge diagram with each hand's high-card points."""
     d = Deal.parse(pbn) if pbn else Deal.random(seed)
     b = Board.numbered(board, d)
-    console.print(board_diagram(b), highlight=False)
+    console.print(suits_in_colour(board_diagram(b)), highlight=False)
     console.print(f"PBN: {d.to_pbn()}", highlight=False)
 
 
@@ -43,9 +45,8 @@ def score(
     result = tricks - (c.level + 6)
     made = f"made{' +' + str(result) if result > 0 else ''}" if result >= 0 else f"down {-result}"
     side = "NS" if c.side == 0 else "EW"
-    console.print(
+    line = Text.from_markup(
         f"{c.to_str(symbols=True)} by {c.declarer.full_name} "
         f"({'vulnerable' if vulnerable else 'not vulnerable'}), {tricks} tricks, {made}: "
-        f"[bold]{s:+d}[/bold] for {side}",
-        highlight=False,
-    )
+        f"[bold]{s:+d}[/bold] for {side}")
+    console.print(suits_in_colour(line), highlight=False)

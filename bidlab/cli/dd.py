@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from bidlab.cli._style import suits_in_colour
 from bidlab.errors import BidlabError
 
 app = typer.Typer(help="Double dummy: DD tables and par, and the on-disk deal store.", no_args_is_help=True)
@@ -42,18 +43,19 @@ def table(
     out = Table(title=f"Double dummy: {d.to_pbn()}", title_justify="left")
     out.add_column("declarer")
     for name in ("♣", "♦", "♥", "♠", "NT"):
-        out.add_column(name, justify="right")
+        out.add_column(suits_in_colour(name), justify="right")
     for seat in Seat:
         out.add_row(seat.full_name, *(str(int(x)) for x in t[seat]))
     console.print(out)
-    console.print(f"{str(p)} (dealer {s.full_name}, vulnerable: {v.pbn})", highlight=False)
+    console.print(suits_in_colour(f"{p.to_str(symbols=True)} (dealer {s.full_name}, vulnerable: {v.pbn})"),
+                  highlight=False)
 
 
 @app.command()
 def generate(
     deals: int = typer.Option(..., "--deals", "-n", min=1, help="Total deals the store should hold when done."),
     out: Path = typer.Option(..., "--out", "-o", help="Store directory (created if missing; extended if it exists)."),
-    seed: int = typer.Option(0, help="Random seed; a store keeps the seed it was made with."),
+    seed: int = typer.Option(0, min=0, help="Random seed; a store keeps the seed it was made with."),
     shard_size: int = typer.Option(1000, min=1, help="Deals per shard: the most work a kill can lose."),
     threads: int = typer.Option(0, min=0, help="DDS threads; 0 = every core. Use 1 to leave a core free."),
 ) -> None:
@@ -101,7 +103,7 @@ class _Announced:
 def import_(
     files: list[Path] = typer.Argument(..., help="Solved shard files (.npz with 'deals' and 'dd'), shard 0 first."),
     out: Path = typer.Option(..., "--out", "-o", help="Store directory to import into."),
-    seed: int = typer.Option(..., help="Seed the files were generated with (their deals are checked against it)."),
+    seed: int = typer.Option(..., min=0, help="Seed the files were generated with (their deals are checked against it)."),
     shard_size: int = typer.Option(..., help="Deals per shard in the files."),
 ) -> None:
     """Adopt shards solved elsewhere by the same generator recipe (every deal is checked)."""
@@ -118,7 +120,7 @@ def import_(
 def verify(
     store_dir: Path = typer.Argument(..., metavar="DIR", help="Store directory."),
     sample: int = typer.Option(200, "--sample", "-k", min=0, help="Random (deal, declarer, strain) entries to re-solve."),
-    seed: int = typer.Option(0, help="Seed choosing the entries."),
+    seed: int = typer.Option(0, min=0, help="Seed choosing the entries."),
 ) -> None:
     """Check every shard (checksum, shapes, values), then re-solve K random entries with DDS.
 

@@ -19,10 +19,10 @@ def match(
     agent_b: str = typer.Argument(..., help="Agent B spec (the opponent)."),
     split: str = typer.Option("test", help="Deal split to play: test (default, never trained on), validation, train."),
     boards: int = typer.Option(200, min=1, help="Number of boards; each is bid at two tables."),
-    seed: int = typer.Option(0, help="Seed for the deal sample and the agents' randomness."),
+    seed: int = typer.Option(0, min=0, help="Seed for the deal sample and the agents' randomness."),
     out: Path = typer.Option(None, help="Output folder (default results/match-A-vs-B-SPLIT-N-sSEED)."),
     store: Path = typer.Option(None, help="Deal store folder (default: the store shipped with bidlab)."),
-    workers: int = typer.Option(2, min=1, help="Worker processes (both cores by default)."),
+    workers: int = typer.Option(2, min=1, help="Worker processes running chunks in parallel."),
     chunk_size: int = typer.Option(50, min=1, help="Boards per chunk: the unit of progress and of resuming."),
 ) -> None:
     """Play a duplicate match scored by double dummy; prints IMPs/board for A ± SE.
@@ -30,8 +30,11 @@ def match(
     Each board is bid at two tables (A sits NS at one, EW at the other); each contract is
     scored with declarer taking its double-dummy tricks. Rerunning the same command resumes
     an interrupted match."""
+    from bidlab.agents.specs import check_agent_spec
     from bidlab.eval.match import Match, MatchConfig
 
+    # Both agents are built once before the output folder is made, so a bad spec leaves nothing.
+    agent_a, agent_b = check_agent_spec(agent_a), check_agent_spec(agent_b)
     cfg = MatchConfig(agent_a, agent_b, split, boards, seed, None if store is None else str(store), chunk_size)
     if out is None:
         safe = lambda s: "".join(ch if ch.isalnum() else "_" for ch in s)[:40]  # noqa: E731

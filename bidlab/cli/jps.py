@@ -16,6 +16,7 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 console = Console(width=None if sys.stdout.isatty() else 150)
+err_console = Console(stderr=True, soft_wrap=True)
 
 # Relative to where the command runs, like every other command's results folder.
 DEFAULT_RESULTS = Path("results") / "tabular" / "table1"
@@ -76,7 +77,7 @@ def table1(
                     run_column(c.spec, k, results, on_seed=lambda _r, t=task: t.advance(), first_seed=first_seed)
         _print_table1(results, cols)
     except BidlabError as e:
-        console.print(f"[red]error:[/red] {e}", highlight=False, soft_wrap=True)
+        err_console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None
 
 
@@ -96,7 +97,7 @@ def table2(
     try:
         ks = [int(x) for x in samples.split(",") if x.strip()]
     except ValueError:
-        console.print(f"[red]error:[/red] --samples must be comma-separated integers, got {samples!r}")
+        err_console.print(f"[red]error:[/red] --samples must be comma-separated integers, got {samples!r}")
         raise typer.Exit(2) from None
     try:
         from bidlab.tabular.games import make_game
@@ -106,7 +107,7 @@ def table2(
         recs = run_column(game, seeds, results, runner=lambda spec, seed: run_seed_samples(spec, seed, ks),
                           table="table2", settings={"samples": ks})
     except BidlabError as e:
-        console.print(f"[red]error:[/red] {e}", highlight=False, soft_wrap=True)
+        err_console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None
     paper = TABLE2_PAPER.get(game, {})
     t = Table(title=f"Table 2, {game}, CFR1k start: best value over JPS iterations ({len(recs)} seeds)")
@@ -160,7 +161,7 @@ def speed(
 
     cases = [c for c in PAPER_CASES if not only or c.spec in {s.strip() for s in only.split(",")}]
     if not cases:
-        console.print(f"[red]error:[/red] no speed case for {only!r} "
+        err_console.print(f"[red]error:[/red] no speed case for {only!r} "
                       f"(known: {', '.join(c.spec for c in PAPER_CASES)})")
         raise typer.Exit(2)
     t = Table(title="JPS vs brute force, time per search (baseline: brute force over the same proposals)")

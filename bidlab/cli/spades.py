@@ -19,11 +19,13 @@ from rich.progress import (
 from rich.table import Table
 
 from bidlab.errors import BidlabError
+from bidlab.runtime.stats import fmt, fmt_percent
 
 app = typer.Typer(
     help="Spades (Cohensius et al. 2020): bidder tournaments and playing against bots.", no_args_is_help=True
 )
 console = Console()
+err_console = Console(stderr=True, soft_wrap=True)
 
 
 def _rules(goal: int, lose: int, blind_nil: bool, exchange: int, failed_nil_counts: bool, first_lead: str):
@@ -52,10 +54,11 @@ def print_summary(s: dict, labels: tuple[str, str]) -> None:
     t.add_column("nil bids / round", justify="right")
     t.add_column("nils made", justify="right")
     wa, se = s["win_rate_a"], s["win_rate_a_se"]
-    t.add_row(labels[0], f"{100 * wa:.1f}% ± {100 * se:.1f}", f"{s['points_per_round_a']:.1f} ± {s['points_per_round_a_se']:.1f}",
-              f"{s['nil_rate_a']:.3f}", f"{100 * s['nil_success_a']:.1f}%")  # fmt: skip
-    t.add_row(labels[1], f"{100 * (1 - wa):.1f}% ± {100 * se:.1f}", f"{s['points_per_round_b']:.1f} ± {s['points_per_round_b_se']:.1f}",
-              f"{s['nil_rate_b']:.3f}", f"{100 * s['nil_success_b']:.1f}%")  # fmt: skip
+    # A missing value (no nil bid, one game: no standard error) reads "n/a", never "nan%".
+    t.add_row(labels[0], f"{fmt_percent(wa)} ± {fmt(100 * se, 1)}", f"{fmt(s['points_per_round_a'], 1)} ± {fmt(s['points_per_round_a_se'], 1)}",
+              fmt(s["nil_rate_a"], 3), fmt_percent(s["nil_success_a"]))  # fmt: skip
+    t.add_row(labels[1], f"{fmt_percent(1 - wa)} ± {fmt(100 * se, 1)}", f"{fmt(s['points_per_round_b'], 1)} ± {fmt(s['points_per_round_b_se'], 1)}",
+              fmt(s["nil_rate_b"], 3), fmt_percent(s["nil_success_b"]))  # fmt: skip
     console.print(t)
 
 
@@ -78,7 +81,7 @@ def tournament(
     failed_nil_counts: bool = typer.Option(False, help="A failed nil's tricks count toward partner's bid."),
     first_lead: str = typer.Option("left_of_dealer", help="left_of_dealer or two_of_clubs."),
     seed: int = typer.Option(0, help="Seed: the same seed and options give the same games."),
-    workers: int = typer.Option(2, min=1, help="Worker processes (this machine has 2 cores)."),
+    workers: int = typer.Option(2, min=1, help="Worker processes playing games in parallel."),
     out: Path = typer.Option(
         None, help="Results JSON (resumed if it exists). Default: results/spades/<setup>.json."
     ),
@@ -117,7 +120,7 @@ def tournament(
         print_summary(summary, (f"A {ba}+{pa}", f"B {bb}+{pb}"))
         console.print(f"results: {out}")
     except BidlabError as e:
-        console.print(f"[red]error:[/red] {e}")
+        err_console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None
 
 
@@ -130,7 +133,7 @@ def summary(path: Path = typer.Argument(..., help="A tournament results JSON."))
         data = json.loads(path.read_text())
         cfg = data["config"]
     except (OSError, json.JSONDecodeError, KeyError) as e:
-        console.print(f"[red]error:[/red] {path}: not a tournament results file ({e})")
+        err_console.print(f"[red]error:[/red] {path}: not a tournament results file ({e})")
         raise typer.Exit(2) from None
     s = summarize(data.get("results", []))
     if not s.get("games"):
@@ -174,5 +177,5 @@ def play(
     except (KeyboardInterrupt, EOFError):
         console.print("\nbye")
     except BidlabError as e:
-        console.print(f"[red]error:[/red] {e}")
+        err_console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 from pathlib import Path
 
 import typer
 from rich.console import Console
 
 from bidlab.cli import app
+from bidlab.errors import BidlabError
 
 console = Console()
 
 
 @app.command()
 def serve(
-    host: str = typer.Option("127.0.0.1", help="Address to bind; the default serves this machine only."),
+    host: str = typer.Option("127.0.0.1", help="Address to bind; the default (loopback) accepts connections from this computer only."),
     port: int = typer.Option(8000, min=0, max=65535, help="Port to listen on."),
     results: Path = typer.Option(Path("results"), help="Results directory for the matches view "
                                  "(the only folder the server reads match files from)."),
@@ -32,5 +35,40 @@ def serve(
     web = create_app(results_dir=results, model_dirs=model_dirs, max_boards=max_boards)
     if host not in ("127.0.0.1", "localhost", "::1"):
         console.print(f"[yellow]warning:[/yellow] serving on {host}: anyone who can reach it can use it", highlight=False)
+    sock = bind_port(host, port)  # before the URL is announced: a busy port is one clear line
+    port = sock.getsockname()[1]
     console.print(f"bidlab table at http://{'[' + host + ']' if ':' in host else host}:{port}/", highlight=False)
-    uvicorn.run(web, host=host, port=port, log_level="warning")
+    server = uvicorn.Server(uvicorn.Config(web, host=host, port=port, log_level="warning"))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+class PortError(BidlabError):
+    """The address to serve on cannot be bound."""
+
+
+def bind_port(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``; a :class:`PortError` that says why if it cannot be had."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise PortError(f"cannot serve on {host!r}: {e.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise PortError(f"port {port} on {host} is busy (another program is listening there); "
+                            f"choose another with --port, e.g. --port {port + 1 if port else 8001}") from None
+        if e.errno == errno.EACCES:
+            raise PortError(f"no permission to listen on port {port} of {host}; ports below 1024 need root, "
+                            "choose another with --port") from None
+        raise PortError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    sock.set_inheritable(True)
+    return sock

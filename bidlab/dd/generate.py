@@ -35,6 +35,13 @@ class GenerateConfig:
     shard_size: int = 1000     # deals per shard = the work lost at most by a kill
     threads: int = 0           # DDS threads, 0 = every core
 
+    def __post_init__(self) -> None:
+        # Checked here, before any folder is made, so that bad settings leave nothing behind.
+        for name, low in (("deals", 0), ("seed", 0), ("shard_size", 1), ("threads", 0)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise StoreError(f"{name} must be an integer >= {low}, got {value!r}")
+
     def generator_record(self) -> dict:
         return {"seed": self.seed, "shard_size": self.shard_size, "recipe": RECIPE}
 
@@ -106,6 +113,10 @@ def import_npz_shards(path: str | os.PathLike, files: Iterable[str | os.PathLike
     Shards already in the store are skipped, which makes the import resumable.
     """
     cfg = GenerateConfig(deals=0, seed=seed, shard_size=shard_size)
+    files = list(files)
+    for f in files:  # before the store is made, so that a typo leaves no empty store behind
+        if not Path(f).is_file():
+            raise StoreError("no such file", path=f)
     store = open_for_generation(Path(path), cfg)
     with store.shard_store.exclusive():
         store = DealStore.open(store.path)

@@ -31,9 +31,13 @@ class Par:
     contracts: tuple[Contract, ...]
 
     def __str__(self) -> str:
+        return self.to_str()
+
+    def to_str(self, symbols: bool = False) -> str:
+        """``par +420 for NS: 4S by N``; with ``symbols`` the strains are ♠♥♦♣ (for screens)."""
         if not self.contracts:
             return f"par {self.score:+d} (passed out)"
-        names = ", ".join(str(c) for c in self.contracts)
+        names = ", ".join(f"{c.to_str(symbols)} by {c.declarer.letter}" for c in self.contracts)
         return f"par {self.score:+d} for NS: {names}"
 
 

@@ -19,9 +19,14 @@ import numpy as np
 
 from bidlab.bridge.calls import Call, Strain
 from bidlab.cards import Deal, Seat
+from bidlab.errors import BidlabError
 from bidlab.eval.match import load_results, summarize
 from bidlab.fileio import write_text_atomic
 from bidlab.runtime.stats import fmt
+
+
+class ReportError(BidlabError):
+    """A report cannot be written where it was asked to go."""
 
 #: The opening bids of Qiu Table V, in its order.
 TABLE_V_BIDS = tuple(Call.parse(b) for b in
@@ -149,8 +154,15 @@ def build_report(paths: list[str], out: str | os.PathLike) -> Path:
     import matplotlib.pyplot as plt
 
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"--out {out} is a file; the report needs a folder for its plots and summary.md")
     stats, matches = collect(paths)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ReportError(f"cannot make the report folder {out}: {e.strerror or e}") from None
+    if not os.access(out, os.W_OK):
+        raise ReportError(f"cannot write in the report folder {out}: permission denied")
     agents = sorted(stats)
     lines = ["# bidlab match report", ""]
 
@@ -202,7 +214,7 @@ def build_report(paths: list[str], out: str | os.PathLike) -> Path:
             cells = []
             for agent in agents:
                 n, pct = tables[agent][str(bid)]
-                cells.append("-" if n == 0 else f"{pct:.2f} ({n})")
+                cells.append("-" if n == 0 else f"{fmt(pct)} ({n})")
             lines.append(f"| {bid} | " + " | ".join(cells) + " |")
         lines.append("")
     md = out / "summary.md"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bidlab.agents.base import Agent
 from bidlab.agents.registry import AgentSpecError, known_kinds, make_agent
+from bidlab.agents.specs import split_neural_spec
 
 #: Spec kinds whose argument is not a file; any other kind's argument must be a model file.
 PLAIN_KINDS = frozenset({"random", "sayc"})
@@ -79,9 +80,13 @@ class AgentCatalog:
         if prefix in PLAIN_KINDS:
             return s
         mode = ""
-        for suffix in MODE_SUFFIXES:
-            if arg.endswith(suffix):
-                arg, mode = arg[: -len(suffix)], suffix
+        if prefix == "nn":
+            arg, m = split_neural_spec(arg)
+            mode = "" if m is None else f":{m}"
+        else:
+            for suffix in MODE_SUFFIXES:
+                if arg.endswith(suffix):
+                    arg, mode = arg[: -len(suffix)], suffix
         if not arg:
             if prefix in MODEL_KINDS:
                 raise AgentSpecError(f"{prefix} needs a model, e.g. {prefix}:NAME; available: {self._model_names()}")

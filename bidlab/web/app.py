@@ -19,17 +19,21 @@ from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bidlab.errors import BidlabError
-from bidlab.web.agents import AgentCatalog
-from bidlab.web.matches import MAX_BOARD_ROWS, MatchLibrary, finite_or_none
+from bidlab.web.agents import AgentCatalog, build_agent
+from bidlab.web.matches import MAX_BOARD_ROWS, MatchLibrary, UnknownMatchError, finite_or_none, report_html
+from bidlab.web.meaning import DEFAULT_DEALS, MeaningService
 from bidlab.web.models import (
     AgentKindOut,
     AgentsOut,
     BoardOut,
     CallIn,
+    CardIn,
     ErrorOut,
+    MatchBoardDetailOut,
     MatchBoardOut,
     MatchDetailOut,
     MatchesOut,
@@ -37,6 +41,7 @@ from bidlab.web.models import (
     NewBoardIn,
     WhyOut,
     board_out,
+    match_board_out,
     why_out,
 )
 from bidlab.web.table import BoardStore, NewBoard, WebError
@@ -128,15 +133,21 @@ ERRORS = {code: {"model": ErrorOut} for code in (400, 404, 409, 413, 422)}
 
 
 def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path] | None = None,
-               max_boards: int = 200) -> FastAPI:
+               max_boards: int = 200, meaning_deals: int = DEFAULT_DEALS, meaning_cache: str | Path | None = None,
+               meaning_wait: float = 3.0) -> FastAPI:
     """The web app. ``results_dir`` is the only folder the matches view reads; agent specs that
-    load a model may name only files in ``model_dirs`` (default: the models shipped in bidlab)."""
+    load a model may name only files in ``model_dirs`` (default: the models shipped in bidlab).
+    "Why?" shows what a call means from ``meaning_deals`` stored deals bid by the agent (kept in
+    ``meaning_cache``), waiting up to ``meaning_wait`` seconds for a table being built."""
     catalog = AgentCatalog(model_dirs)
-    store = BoardStore(catalog, capacity=max_boards)
+    meanings = MeaningService(lambda spec: build_agent(spec, 0), n_deals=meaning_deals, cache_dir=meaning_cache)
+    store = BoardStore(catalog, capacity=max_boards, meanings=meanings, meaning_wait=meaning_wait)
     library = MatchLibrary(results_dir)
 
-    app = FastAPI(title="bidlab table", version="1",
-                  description="Bid a bridge board with and against bidlab's bots, and see why they bid.")
+    # /docs serves Swagger UI from files installed with fastapi-offline, not from a CDN, so the
+    # schema page works on a machine without internet access.
+    app = FastAPIOffline(title="bidlab table", version="1", static_url="/static-docs",
+                         description="Bid a bridge board with and against bidlab's bots, and see why they bid.")
     app.state.store = store
     app.state.library = library
     app.state.catalog = catalog
@@ -183,7 +194,8 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
     def new_board(req: Annotated[NewBoardIn, Body()]):
         s = store.create(NewBoard(
             seats=(req.seats.N, req.seats.E, req.seats.S, req.seats.W), number=req.number, seed=req.seed,
-            deal=req.deal, dealer=req.dealer, vulnerability=req.vulnerability, stand_in=req.stand_in))
+            deal=req.deal, dealer=req.dealer, vulnerability=req.vulnerability, stand_in=req.stand_in,
+            play=req.play))
         with s.lock:
             return board_out(s)
 
@@ -200,6 +212,22 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
         s = store.get(board_id)
         with s.lock:
             s.call(body.call)
+            return board_out(s)
+
+    @app.post("/api/boards/{board_id}/undo", response_model=BoardOut, responses=ERRORS,
+              summary="Take back your last call (and the bots' calls after it)")
+    def undo(board_id: BoardId):
+        s = store.get(board_id)
+        with s.lock:
+            s.undo()
+            return board_out(s)
+
+    @app.post("/api/boards/{board_id}/cards", response_model=BoardOut, responses=ERRORS,
+              summary="Play your card; bots play double-dummy cards until your next turn")
+    def play_card(board_id: BoardId, body: Annotated[CardIn, Body()]):
+        s = store.get(board_id)
+        with s.lock:
+            s.card(body.card)
             return board_out(s)
 
     @app.get("/api/boards/{board_id}/why", response_model=WhyOut, responses=ERRORS,
@@ -224,8 +252,11 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
 
 
     @app.get("/api/match", response_model=MatchDetailOut, responses=ERRORS,
-             summary="One match: summary, boards and report plots")
-    def match(name: MatchName):
+             summary="One match: summary, a page of its boards, and the report")
+    def match(name: MatchName, offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+              limit: Annotated[int, Query(ge=1, le=MAX_BOARD_ROWS)] = 100):
+        from urllib.parse import urlencode
+
         e = library.get(name)
         report_error = None
         try:
@@ -233,12 +264,25 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
         except Exception as ex:  # a report that cannot be drawn should not hide the summary
             log.exception("report for %s failed", e.name)
             plots, md, report_error = [], "", f"{type(ex).__name__}: {ex}"
-        rows = [MatchBoardOut(board=int(r["board"]), open=_room_text(r.get("open")), closed=_room_text(r.get("closed")),
-                              imps_a=int(r["imps_a"])) for r in e.records[:MAX_BOARD_ROWS]]
-        from urllib.parse import urlencode
 
-        urls = [f"/api/match/plot?{urlencode({'name': e.name, 'plot': p})}" for p in plots]
-        return MatchDetailOut(match=match_out(e), boards=rows, plots=urls, report=md, report_error=report_error)
+        def plot_url(p: str) -> str:
+            return f"/api/match/plot?{urlencode({'name': e.name, 'plot': p})}"
+
+        rows = [MatchBoardOut(board=int(r["board"]), open=_room_text(r.get("open")), closed=_room_text(r.get("closed")),
+                              imps_a=int(r["imps_a"])) for r in e.records[offset:offset + limit]]
+        html = report_html(md, lambda p: plot_url(p) if p in plots else "") if md else ""
+        return MatchDetailOut(match=match_out(e), boards=rows, offset=offset, limit=limit,
+                              total_boards=len(e.records), plots=[plot_url(p) for p in plots], report=md,
+                              report_html=html, report_error=report_error)
+
+    @app.get("/api/match/board", response_model=MatchBoardDetailOut, responses=ERRORS,
+             summary="One board of a match: the deal and both tables' auctions")
+    def match_board(name: MatchName, board: Annotated[int, Query(ge=1, le=10_000_000)]):
+        e = library.get(name)
+        rec = next((r for r in e.records if int(r.get("board", -1)) == board), None)
+        if rec is None:
+            raise UnknownMatchError(f"match {e.name!r} has no board {board} (boards 1-{len(e.records)})")
+        return match_board_out(rec, e.summary.agent_a, e.summary.agent_b)
 
     @app.get("/api/match/plot", responses={**ERRORS, 200: {"content": {"image/png": {}}}},
              response_class=FileResponse, summary="A PNG plot of a match's report")

@@ -25,7 +25,7 @@ from bidlab.web.table import WebError
 RESULTS_FILE = "results.jsonl"
 MAX_DEPTH = 3
 MAX_MATCHES = 500
-MAX_BOARD_ROWS = 300
+MAX_BOARD_ROWS = 500   # boards per page of a match's board list
 PLOT_NAME = re.compile(r"^[A-Za-z0-9_.-]+\.png$")
 
 
@@ -152,6 +152,24 @@ class MatchLibrary:
         if plot not in plots:
             raise UnknownMatchError(f"match {e.name!r} has no plot {plot!r}; plots: {', '.join(plots)}")
         return self._report_dir(e) / plot
+
+
+def report_html(markdown: str, plot_url) -> str:
+    """The report's Markdown as HTML (markdown-it-py, CommonMark with tables; raw HTML in the
+    source is escaped, never passed through). Images name plot files in the report's folder;
+    each becomes ``plot_url(name)``, and an image naming anything else loses its source."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = md.parse(markdown)
+    for tok in tokens:
+        for child in tok.children or ():
+            if child.type == "image":
+                src = str(child.attrs.get("src", ""))
+                child.attrs["src"] = plot_url(src) if PLOT_NAME.match(src) else ""
+            elif child.type == "link_open":
+                child.attrs["href"] = "#"  # the report links nowhere; nothing may lead off the page
+    return md.renderer.render(tokens, md.options, {})
 
 
 def finite_or_none(x: float) -> float | None:

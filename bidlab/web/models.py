@@ -6,13 +6,15 @@ so a malformed request is refused with a 422 that names the field before any cod
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bidlab.bridge.auction import Auction
+from bidlab.bridge.auction import Auction, Contract
 from bidlab.bridge.calls import Strain
-from bidlab.cards import Hand, Seat
+from bidlab.bridge.scoring import score_contract
+from bidlab.cards import Deal, Hand, Seat
 from bidlab.web.table import YOU, Room, Session, Why
 
 SeatLetter = Literal["N", "E", "S", "W"]
@@ -48,10 +50,16 @@ class NewBoardIn(_In):
     seats: SeatsIn = Field(default_factory=SeatsIn)
     stand_in: str | None = Field(None, min_length=1, max_length=MAX_SPEC,
                                  description="Bot in your seats at the other table (default: your partner's bot).")
+    play: bool = Field(False, description="Play the cards after the auction (bots play double dummy); "
+                       "by default the board is bid only and scored by double-dummy tricks.")
 
 
 class CallIn(_In):
     call: str = Field(..., min_length=1, max_length=8, description="Pass, X, XX or a bid such as 1NT, 4S.")
+
+
+class CardIn(_In):
+    card: str = Field(..., min_length=2, max_length=4, description="A card: suit and rank, e.g. SA, H7, DT.")
 
 
 class ErrorOut(BaseModel):
@@ -80,6 +88,38 @@ class RoomOut(BaseModel):
     declarer: SeatLetter | None
     tricks: int | None = Field(description="Declarer's double-dummy tricks.")
     score_ns: int
+    line: str = Field(description="The result as players write it, e.g. '2♦ by N, −1, NS −100'.")
+
+
+class PlayedOut(BaseModel):
+    tricks: int = Field(description="Tricks declarer took in the play.")
+    score_ns: int
+    line: str
+
+
+class PlayCardOut(BaseModel):
+    seat: SeatLetter
+    card: str
+
+
+class TrickOut(BaseModel):
+    leader: SeatLetter
+    cards: list[PlayCardOut]
+    winner: SeatLetter
+
+
+class PlayOut(BaseModel):
+    declarer: SeatLetter
+    dummy: SeatLetter
+    strain: str
+    to_play: SeatLetter | None
+    your_turn: bool
+    legal_cards: list[str]
+    trick: list[PlayCardOut] = Field(description="Cards in the current trick, from its leader.")
+    tricks: list[TrickOut]
+    ns_tricks: int
+    ew_tricks: int
+    over: bool
 
 
 class ResultOut(BaseModel):
@@ -90,6 +130,7 @@ class ResultOut(BaseModel):
     par_contracts: list[str]
     side: Literal["NS", "EW"] = Field(description="The side the IMP swing is counted for (yours).")
     imps: int = Field(description="IMPs won by `side`: its score here minus its score at the other table.")
+    played: PlayedOut | None = Field(None, description="The hand as played at this table, if it was played.")
 
 
 class BoardOut(BaseModel):
@@ -106,7 +147,10 @@ class BoardOut(BaseModel):
     to_act: SeatLetter | None
     your_turn: bool
     legal_calls: list[str]
-    over: bool
+    auction_over: bool
+    play: PlayOut | None
+    can_undo: bool = Field(description="Whether your last call can be taken back (no card played yet).")
+    over: bool = Field(description="The auction is over, and so is the play if the board is played.")
     result: ResultOut | None
 
 
@@ -121,7 +165,10 @@ class WhyOut(BaseModel):
     seat: SeatLetter
     call: str
     agent: str
-    text: str
+    text: str = Field(description="The agent's reason, without a rule id.")
+    rule: str | None = Field(None, description="The id of the SAYC rule that made the call (shown on hover).")
+    meaning: str | None = Field(None, description="What the call shows: HCP and suit lengths of the hands this "
+                                "agent makes it with after the same auction, over stored deals.")
     top_calls: list[TopCallOut] | None
 
 
@@ -161,16 +208,46 @@ class MatchBoardOut(BaseModel):
 
 class MatchDetailOut(BaseModel):
     match: MatchOut
-    boards: list[MatchBoardOut]
+    boards: list[MatchBoardOut] = Field(description="One page of boards: `limit` from `offset`.")
+    offset: int
+    limit: int
+    total_boards: int
     plots: list[str] = Field(description="URLs of the report's PNG plots.")
     report: str = Field(description="The report's Markdown summary.")
+    report_html: str = Field("", description="The report rendered as HTML, its images pointing at the plots.")
     report_error: str | None = None
+
+
+class MatchRoomOut(BaseModel):
+    room: Literal["open", "closed"]
+    seats: dict[SeatLetter, str]
+    calls: list[CallOut]
+    contract: str | None
+    declarer: SeatLetter | None
+    tricks: int | None
+    score_ns: int
+    line: str
+
+
+class MatchBoardDetailOut(BaseModel):
+    board: int
+    dealer: SeatLetter
+    vulnerability: VulName
+    deal: str
+    hands: dict[SeatLetter, HandOut]
+    dd: dict[str, dict[SeatLetter, int]]
+    par_ns: int
+    rooms: list[MatchRoomOut]
+    imps_a: int
+    agent_a: str
+    agent_b: str
 
 
 # -- conversions ------------------------------------------------------------------------------
 
-def hand_out(hand: Hand) -> HandOut:
-    pbn = hand.to_pbn()
+def hand_out(hand: Hand, remaining: Hand | None = None) -> HandOut:
+    """A hand as dealt (HCP), showing the cards still held during the play."""
+    pbn = (hand if remaining is None else remaining).to_pbn()
     return HandOut(pbn=pbn, suits=pbn.split("."), hcp=hand.hcp)
 
 
@@ -183,37 +260,127 @@ def seats_out(seats: tuple[str, ...]) -> dict[str, str]:
     return {s.letter: seats[s] for s in Seat}
 
 
+MINUS = "\u2212"
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"{MINUS}{-n}" if n < 0 else "0"
+
+
+def result_line(contract: Contract | None, tricks: int | None, score_ns: int) -> str:
+    """A result as players write it: ``4♠ by S, =, NS +420``, ``2♦X by E, −1, NS +100``."""
+    if contract is None:
+        return "Passed out, NS 0"
+    over = (tricks or 0) - (contract.level + 6)
+    made = "=" if over == 0 else _signed(over)
+    return f"{contract.to_str(symbols=True)} by {contract.declarer.letter}, {made}, NS {_signed(score_ns)}"
+
+
 def room_out(room: Room) -> RoomOut:
     c = room.auction.contract
     return RoomOut(seats=seats_out(room.seats), calls=calls_out(room.auction, room.seats),
                    contract=None if c is None else c.to_str(), declarer=None if c is None else c.declarer.letter,
-                   tricks=room.tricks, score_ns=room.score_ns)
+                   tricks=room.tricks, score_ns=room.score_ns, line=result_line(c, room.tricks, room.score_ns))
+
+
+def play_out(s: Session) -> PlayOut | None:
+    p = s.play
+    if p is None:
+        return None
+
+    def cards(leader: Seat, cs) -> list[PlayCardOut]:
+        return [PlayCardOut(seat=leader.next(i).letter, card=str(c)) for i, c in enumerate(cs)]
+
+    return PlayOut(
+        declarer=p.declarer.letter, dummy=p.dummy.letter, strain=p.contract.strain.letter,
+        to_play=None if p.to_play is None else p.to_play.letter, your_turn=s.your_card,
+        legal_cards=[str(c) for c in p.legal_cards()] if s.your_card else [],
+        trick=cards(p.leader, p.trick),
+        tricks=[TrickOut(leader=t.leader.letter, cards=cards(t.leader, t.cards), winner=t.winner.letter)
+                for t in p.tricks],
+        ns_tricks=p.tricks_won(0), ew_tricks=p.tricks_won(1), over=p.is_over)
+
+
+def played_out(s: Session) -> PlayedOut | None:
+    p = s.play
+    if p is None or not p.is_over:
+        return None
+    n = p.declarer_tricks
+    score = score_contract(p.contract, n, s.board.vulnerability)
+    return PlayedOut(tricks=n, score_ns=score, line=result_line(p.contract, n, score))
 
 
 def board_out(s: Session) -> BoardOut:
-    over = s.auction.is_over
-    visible = set(Seat) if over else set(s.humans)
+    over = s.over
+    auction_over = s.auction.is_over
+    visible = s.visible_seats()
     r = s.result
     result = None
-    if r is not None:
+    if r is not None and over:
         result = ResultOut(
             this=room_out(r.this), other=room_out(r.other),
             dd={st.letter: {seat.letter: int(r.dd[seat, st]) for seat in Seat} for st in Strain},
             par_score_ns=r.par_score_ns, par_contracts=list(r.par_contracts),
-            side=("NS", "EW")[r.side], imps=r.imps)
+            side=("NS", "EW")[r.side], imps=r.imps, played=played_out(s))
+    playing = s.play is not None and not s.play.is_over
+
+    def shown(seat: Seat) -> HandOut | None:
+        if seat not in visible:
+            return None
+        return hand_out(s.board.deal[seat], s.play.remaining(seat) if playing else None)
     return BoardOut(
         id=s.id, number=s.board.number, seed=s.seed, dealer=s.board.dealer.letter,
         vulnerability=s.board.vulnerability.pbn, seats=seats_out(s.seats), stand_in=s.stand_in,
-        hands={seat.letter: hand_out(s.board.deal[seat]) if seat in visible else None for seat in Seat},
+        hands={seat.letter: shown(seat) for seat in Seat},
         deal=s.board.deal.to_pbn() if over else None,
         calls=calls_out(s.auction, s.seats),
-        to_act=None if over else s.auction.to_act.letter,
+        to_act=None if auction_over else s.auction.to_act.letter,
         your_turn=s.waiting_for_you,
         legal_calls=[c.to_str() for c in s.auction.legal_calls()] if s.waiting_for_you else [],
+        auction_over=auction_over, play=play_out(s),
+        can_undo=any(x == YOU for x in s.seats) and (s.play is None or not s.play.started)
+        and any(s.seats[s.auction.seat_of(i)] == YOU for i in range(len(s.auction.calls))),
         over=over, result=result)
+
+
+RULE_ID = re.compile(r"\s*\[([A-Za-z0-9_.:-]+)\]\s*$")
+
+
+def split_rule_id(text: str) -> tuple[str, str | None]:
+    """``"1S: 12-21 HCP ... [opening.open_one_suit]"`` -> (the text, ``"opening.open_one_suit"``)."""
+    m = RULE_ID.search(text)
+    return (text, None) if m is None else (text[: m.start()], m.group(1))
 
 
 def why_out(w: Why) -> WhyOut:
     top = None if w.top_calls is None else [TopCallOut(call=c.to_str(), probability=p) for c, p in w.top_calls]
+    text, rule = split_rule_id(w.text)
     return WhyOut(table=w.table, index=w.index, seat=w.seat.letter, call=w.call.to_str(), agent=w.agent,
-                  text=w.text, top_calls=top)
+                  text=text, rule=rule, meaning=w.meaning, top_calls=top)
+
+
+def match_board_out(rec: dict, agent_a: str, agent_b: str) -> MatchBoardDetailOut:
+    """A board of a match's results file: the deal, DD table and both rooms."""
+    from bidlab.bridge.board import Vulnerability
+
+    deal = Deal.parse(rec["deal"])
+    dealer = Seat.parse(rec["dealer"])
+    vul = Vulnerability.parse(rec["vulnerability"])
+    dd = rec["dd"]
+    rooms = []
+    for room, (ns, ew) in (("open", (agent_a, agent_b)), ("closed", (agent_b, agent_a))):
+        t = rec[room]
+        auction = Auction.parse(t["auction"], dealer)
+        seats = (ns, ew, ns, ew)
+        c = None if t["contract"] is None else Contract.parse(t["contract"], t["declarer"])
+        rooms.append(MatchRoomOut(
+            room=room, seats=seats_out(seats),
+            calls=[CallOut(index=i, seat=auction.seat_of(i).letter, call=x.to_str(), bot=True)
+                   for i, x in enumerate(auction.calls)],
+            contract=t["contract"], declarer=t["declarer"], tricks=t["tricks"], score_ns=int(t["ns_score"]),
+            line=result_line(c, t["tricks"], int(t["ns_score"]))))
+    return MatchBoardDetailOut(
+        board=int(rec["board"]), dealer=dealer.letter, vulnerability=vul.pbn, deal=deal.to_pbn(),
+        hands={s.letter: hand_out(deal[s]) for s in Seat},
+        dd={st.letter: {s.letter: int(dd[s][st]) for s in Seat} for st in Strain},
+        par_ns=int(rec["par_ns"]), rooms=rooms, imps_a=int(rec["imps_a"]), agent_a=agent_a, agent_b=agent_b)

@@ -28,11 +28,13 @@ from bidlab.bridge.auction import Auction
 from bidlab.bridge.board import Board, Vulnerability, board_dealer, board_vulnerability
 from bidlab.bridge.calls import Call
 from bidlab.bridge.scoring import imps, score_contract
-from bidlab.cards import Deal, Seat
+from bidlab.cards import Card, Deal, Seat
 from bidlab.envs.rollout import HUMAN, rollout
 from bidlab.envs.state import from_prefix
 from bidlab.errors import BidlabError, IllegalCallError
 from bidlab.web.agents import AgentCatalog, AgentPool
+from bidlab.web.meaning import MeaningService
+from bidlab.web.play import CardPlay
 
 YOU = "you"
 BOARD_ID = re.compile(r"^[0-9a-f]{16}$")
@@ -64,6 +66,7 @@ class NewBoard:
     dealer: str | None = None           # default: from the board number
     vulnerability: str | None = None    # default: from the board number
     stand_in: str | None = None         # bot for "you" seats at the other table
+    play: bool = False                  # play the cards after the auction (default: bidding only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +78,7 @@ class Why:
     agent: str
     text: str
     top_calls: tuple[tuple[Call, float], ...] | None
+    meaning: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +142,8 @@ def _parse_or_default(parse, text: str | None, default, what: str):
 class Session:
     """One board at the table. Callers hold :attr:`lock` while they use it."""
 
-    def __init__(self, board_id: str, req: NewBoard, catalog: AgentCatalog, pool: AgentPool):
+    def __init__(self, board_id: str, req: NewBoard, catalog: AgentCatalog, pool: AgentPool,
+                 meanings: MeaningService | None = None, meaning_wait: float = 0.0):
         self.id = board_id
         self.lock = threading.Lock()
         if req.number < 1:
@@ -155,6 +160,11 @@ class Session:
         # Resolved (file-safe) registry specs; one agent per distinct spec, as in a match.
         self._resolved = {s: catalog.resolve(s) for s in set(self.seats + self.other_seats) if s != YOU}
         self._pool = pool
+        self._meanings, self._meaning_wait = meanings, meaning_wait
+        if meanings is not None:  # start working out what the bots' calls show before anyone asks
+            for spec in self._resolved.values():
+                if not spec.lower().startswith("random"):
+                    meanings.table(spec)
         self._agents: dict[str, Agent] = {
             spec: pool.for_board(self._resolved[spec], _agent_seed(self.seed, i))
             for i, spec in enumerate(sorted(self._resolved))}
@@ -167,6 +177,8 @@ class Session:
         self.auction = Auction(self.board.dealer)
         self._whys: dict[tuple[str, int], Why] = {}
         self.result: Result | None = None
+        self.play_requested = bool(req.play)
+        self.play: CardPlay | None = None
         self._advance()
 
     @staticmethod
@@ -201,6 +213,37 @@ class Session:
     def waiting_for_you(self) -> bool:
         return not self.auction.is_over and self.seats[self.auction.to_act] == YOU
 
+    @property
+    def over(self) -> bool:
+        """The auction is over and so is the play, if the board is played."""
+        return self.auction.is_over and (self.play is None or self.play.is_over)
+
+    def person_plays(self, seat: Seat) -> bool:
+        """Whether a person plays ``seat``'s cards: their own seats, and dummy and declarer both
+        when the declaring side has a person."""
+        p = self.play
+        if p is not None and seat in (p.declarer, p.dummy):
+            return YOU in (self.seats[p.declarer], self.seats[p.dummy])
+        return self.seats[seat] == YOU
+
+    @property
+    def your_card(self) -> bool:
+        p = self.play
+        return p is not None and not p.is_over and self.person_plays(p.to_play)
+
+    def visible_seats(self) -> set[Seat]:
+        """Hands this board shows: a person's own; in the play also the hands they play and
+        dummy once the opening lead is made; every hand when the board is over."""
+        if self.over:
+            return set(Seat)
+        seen = set(self.humans)
+        p = self.play
+        if p is not None:
+            seen |= {s for s in Seat if self.person_plays(s)}
+            if p.started:
+                seen.add(p.dummy)
+        return seen
+
     def _view(self, auction: Auction) -> BiddingView:
         seat = auction.to_act
         return BiddingView(seat, self.board.deal[seat], auction, self.board.vulnerability)
@@ -225,7 +268,55 @@ class Session:
                                f"on board {self.board.number}: {type(e).__name__}: {e}") from e
         if self.auction.is_over and self.result is None:
             self.result = self._score()
-            self._agents = {}  # a finished board bids no more; "Why?" asks the shared agents
+            contract = self.auction.contract
+            if self.play_requested and contract is not None:
+                self.play = CardPlay(self.board.deal, contract)
+                self._advance_play()
+
+    def _advance_play(self) -> None:
+        """Let bots play double-dummy cards until a person is to play or the hand is over."""
+        p = self.play
+        while p is not None and not p.is_over and not self.person_plays(p.to_play):
+            try:
+                p.play(p.dd_card())
+            except Exception as e:
+                raise BotError(f"a bot failed to play a card for {p.to_play.full_name} on board "
+                               f"{self.board.number}: {type(e).__name__}: {e}") from e
+
+    def card(self, text: str) -> None:
+        """A person's card; bots play until the person's next turn."""
+        p = self.play
+        if p is None:
+            why = ("this board is bid only; deal with 'play the hand' to play it" if not self.play_requested
+                   else "the auction is not over" if not self.auction.is_over else "the board was passed out")
+            raise NotYourTurnError(f"no card can be played: {why}")
+        if p.is_over:
+            raise NotYourTurnError("all 13 tricks have been played")
+        try:
+            card = Card.parse(text)
+        except BidlabError as e:
+            raise WebError(str(e)) from None
+        seat = p.to_play
+        legal = p.legal_cards()
+        if card not in legal:
+            held = card in p.hands[seat]
+            reason = (f"{seat.full_name} must follow suit ({p.trick[0].suit.symbol})" if held
+                      else f"{seat.full_name} does not hold {card}")
+            raise IllegalCall(f"illegal card {card}: {reason}; legal: {' '.join(map(str, legal))}")
+        p.play(card)
+        self._advance_play()
+
+    def undo(self) -> None:
+        """Take back the person's last call and the bots' calls after it; the person calls again."""
+        if self.play is not None and self.play.started:
+            raise NotYourTurnError("cards have been played; only calls can be taken back, before the play")
+        mine = [i for i in range(len(self.auction.calls)) if self.seats[self.auction.seat_of(i)] == YOU]
+        if not mine:
+            raise NotYourTurnError("you have made no call on this board to take back")
+        i = mine[-1]
+        self.auction = Auction(self.board.dealer, self.auction.calls[:i])
+        self.result, self.play = None, None
+        self._whys = {k: w for k, w in self._whys.items() if not (k[0] == "this" and k[1] >= i)}
 
     def call(self, text: str) -> None:
         """A person's call; bots answer until the next person's turn."""
@@ -235,7 +326,7 @@ class Session:
         try:
             call = Call.parse(text)
         except BidlabError as e:
-            raise WebError(f"not a call: {e}") from None
+            raise WebError(str(e)) from None  # already says "not a call (...)"
         if not self.waiting_for_you:  # pragma: no cover - bots always finish their turns in _advance
             raise NotYourTurnError(f"it is {self.auction.to_act.full_name}'s turn, a bot")
         if not self.auction.is_legal(call):
@@ -280,7 +371,7 @@ class Session:
             raise NotYourTurnError("the other table's auction is shown once this table's auction is over")
         auction, seats = (self.auction, self.seats) if table == "this" else (self.other_auction, self.other_seats)
         if not 0 <= index < len(auction.calls):
-            raise UnknownCallError(f"the {table} table's auction has {len(auction.calls)} calls; "
+            raise UnknownCallError(f"{table} table's auction has {len(auction.calls)} calls; "
                                    f"there is no call {index} (calls count from 0)")
         key = (table, index)
         if key in self._whys:
@@ -303,8 +394,12 @@ class Session:
             text, top_calls = self._pool.explain(self._resolved[spec], ask)
         except Exception as e:
             raise BotError(f"bot {spec} could not explain call {index}: {type(e).__name__}: {e}") from e
-        why = Why(table, index, seat, call, spec, text, top_calls)
-        self._whys[key] = why
+        meaning = None
+        if self._meanings is not None and not spec.lower().startswith("random"):
+            meaning = self._meanings.describe(self._resolved[spec], view.auction, call, wait=self._meaning_wait)
+        why = Why(table, index, seat, call, spec, text, top_calls, meaning)
+        if meaning is None or " is being worked out " not in meaning:
+            self._whys[key] = why
         return why
 
 
@@ -345,12 +440,14 @@ class BoardStore:
     catalog: AgentCatalog
     capacity: int = 200
     pool: AgentPool = field(default_factory=AgentPool)
+    meanings: MeaningService | None = None
+    meaning_wait: float = 3.0
     _sessions: OrderedDict[str, Session] = field(default_factory=OrderedDict)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     def create(self, req: NewBoard) -> Session:
         board_id = secrets.token_hex(8)
-        s = Session(board_id, req, self.catalog, self.pool)
+        s = Session(board_id, req, self.catalog, self.pool, self.meanings, self.meaning_wait)
         with self.lock:
             self._sessions[board_id] = s
             while len(self._sessions) > self.capacity:

@@ -26,11 +26,17 @@ def models_dir(tmp_path_factory):
     return root
 
 
+MEANING_DEALS = 40
+
+
 @pytest.fixture(scope="session")
-def app(results_dir, models_dir):
+def app(results_dir, models_dir, tmp_path_factory):
+    """The app; "Why?" meanings come from 40 stored deals and are waited for (so answers repeat)."""
     from bidlab.web import create_app
 
-    return create_app(results_dir=results_dir, model_dirs=[models_dir], max_boards=50)
+    return create_app(results_dir=results_dir, model_dirs=[models_dir], max_boards=50,
+                      meaning_deals=MEANING_DEALS, meaning_cache=tmp_path_factory.mktemp("meanings"),
+                      meaning_wait=300.0)
 
 
 @pytest.fixture()

@@ -63,18 +63,24 @@ def server(app):
 
 
 @pytest.fixture(scope="module")
-def page(server):
+def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        pg = browser.new_page(viewport={"width": 1400, "height": 900})
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(server + "/")
-        yield pg
-        browser.close()
-        assert errors == [], errors
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def page(server, browser):
+    pg = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server + "/")
+    yield pg
+    pg.close()
+    assert errors == [], errors
 
 
 def _south_bid(page) -> str:
@@ -86,12 +92,13 @@ def _south_bid(page) -> str:
     return page.locator("[data-testid=bidbox] button:not([disabled])").first.get_attribute("data-call")
 
 
-def test_the_page_in_a_real_browser(page, tmp_path):
+def test_the_page_in_a_real_browser(page, tmp_path, results_dir):
     """One browser session (xdist would otherwise start one per worker): bid a board, make a bad
     request, browse the matches."""
     bid_a_whole_auction_as_south_by_clicking(page, tmp_path)
     a_bad_deal_shows_the_error_and_the_page_stays_usable(page)
-    matches_view_lists_the_match_and_shows_its_plots(page)
+    matches_view_lists_the_match_and_shows_its_plots(page, results_dir)
+    the_api_docs_render_from_local_files(page)
 
 
 def bid_a_whole_auction_as_south_by_clicking(page, tmp_path):
@@ -172,7 +179,10 @@ def bid_a_whole_auction_as_south_by_clicking(page, tmp_path):
     page.wait_for_selector("[data-testid=why-text]")
     seat = auction.seat_of(bot_index)
     view = BiddingView(seat, deal[seat], Auction(board.dealer, auction.calls[:bot_index]), board.vulnerability)
-    assert page.inner_text("[data-testid=why-text]") == sayc.explain(view)
+    text = page.inner_text("[data-testid=why-text]")
+    rule = page.get_attribute("[data-testid=why-text]", "title")
+    call = auction.calls[bot_index].to_str()
+    assert "[" not in text and f"{call}: {text} [{rule.removeprefix('rule ')}]" == sayc.explain(view)
     page.check("[data-testid=reveal]")
     for seat in Seat:
         text = page.inner_text(f"[data-testid=hand-{seat.letter}]")
@@ -194,14 +204,44 @@ def a_bad_deal_shows_the_error_and_the_page_stays_usable(page):
     page.wait_for_selector("[data-testid=bid-Pass]:not([disabled])")
 
 
-def matches_view_lists_the_match_and_shows_its_plots(page):
+def matches_view_lists_the_match_and_shows_its_plots(page, results_dir):
     page.click("[data-testid=tab-matches]")
     page.click("[data-testid=match-row]")
     page.wait_for_selector("[data-testid=match-summary]")
     assert "IMPs/board for random over 6 boards" in page.inner_text("[data-testid=match-summary]")
-    page.wait_for_function("[...document.querySelectorAll('.plots img')].length >= 3 && "
-                           "[...document.querySelectorAll('.plots img')].every(i => i.complete && i.naturalWidth > 0)")
+    # The report is rendered Markdown with its plots, not raw Markdown text.
+    page.wait_for_function("[...document.querySelectorAll('.report-html img')].length >= 3 && "
+                           "[...document.querySelectorAll('.report-html img')].every(i => i.complete && i.naturalWidth > 0)")
+    assert page.locator(".report-html table th").count() >= 6 and "|---" not in page.inner_text(".report-html")
+    assert page.inner_text("[data-testid=boards-range]") == "boards 1–6 of 6"
+    # Any board opens: its deal and both rooms' auctions, the same as the results file.
+    page.click("[data-testid=match-board-4]")
+    page.wait_for_selector("[data-testid=match-room-closed-line]")
+    from bidlab.eval.match import load_results
+
+    _, records = load_results(next(Path(results_dir).glob("*/results.jsonl")))
+    rec = next(r for r in records if r["board"] == 4)
+    deal = Deal.parse(rec["deal"])
+    for seat in Seat:
+        assert f"{deal[seat].hcp} HCP" in page.inner_text(f"#mb-hand-{seat.letter}")
+    for room in ("open", "closed"):
+        shown = page.eval_on_selector_all(f"[data-testid=match-room-{room}] td[data-call]",
+                                          "tds => tds.map(td => td.dataset.call)")
+        assert " ".join(shown) == rec[room]["auction"]
     page.click("[data-testid=tab-table]")
+
+
+def the_api_docs_render_from_local_files(page):
+    """Swagger UI comes from the package, so /docs renders with no network (it was blank)."""
+    base = page.url.split("/#")[0].rstrip("/")
+    external = []
+    page.on("request", lambda r: external.append(r.url) if not r.url.startswith(base) else None)
+    page.goto(base + "/docs")
+    page.wait_for_selector(".swagger-ui .info .title")
+    assert "bidlab table" in page.inner_text(".swagger-ui .info .title")
+    page.wait_for_selector(".opblock-summary-path")
+    assert external == []
+    page.goto(base + "/")
 
 
 def _calls_on_page(page) -> list[str]:
@@ -210,3 +250,127 @@ def _calls_on_page(page) -> list[str]:
                                       "tds => tds.map(td => [Number(td.dataset.index), td.dataset.call])")
     assert [i for i, _ in cells] == list(range(len(cells)))
     return [c for _, c in cells]
+
+
+# -- a phone, and a whole board played -------------------------------------------------------------
+
+#: North holds ten spades; West is void in two suits (issue 20: long suits overflowed at 390 px).
+TEN_CARD_DEAL = "N:AKQJT98765.A.A.A 432.KQJT9.KQJ.KQ .8765432.T98.JT9 ..765432.8765432"
+
+
+def _deal_from_form(pg, deal: str, seats: dict[str, str], play: bool) -> None:
+    pg.fill("[data-testid=deal]", deal)
+    pg.fill("[data-testid=number]", "1")
+    pg.fill("[data-testid=seed]", "1")
+    for seat, who in seats.items():
+        pg.select_option(f"[data-testid=seat-{seat}]", who)
+    if pg.is_checked("[data-testid=play-toggle]") != play:
+        pg.click("[data-testid=play-toggle]")
+    pg.click("[data-testid=deal-button]")
+
+
+def _horizontal_overflow(pg) -> list[str]:
+    """Elements whose right edge is past the viewport, and the page's own sideways scroll."""
+    return pg.evaluate("""() => {
+        const w = document.documentElement.clientWidth, out = [];
+        if (document.documentElement.scrollWidth > w) out.push(`page scrollWidth ${document.documentElement.scrollWidth} > ${w}`);
+        for (const e of document.querySelectorAll('body *')) {
+            const r = e.getBoundingClientRect();
+            if (r.width && r.height && r.right > w + 0.5 && getComputedStyle(e).visibility !== 'hidden')
+                out.push(`${e.tagName}#${e.id}.${e.className} right ${Math.round(r.right)}`);
+        }
+        return out;
+    }""")
+
+
+
+def test_a_phone_sees_the_whole_table_without_sideways_scrolling(server, browser):
+    pg = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        pg.goto(server + "/")
+        pg.wait_for_selector("[data-testid=seat-S] option[value=you]", state="attached")
+        assert _horizontal_overflow(pg) == []
+        _deal_from_form(pg, TEN_CARD_DEAL, {"N": "sayc", "E": "sayc", "S": "you", "W": "sayc"}, play=False)
+        pg.wait_for_selector("[data-testid=bid-Pass]:not([disabled])")
+        # The deal scrolled the table into view: South's hand is on screen, not below the form.
+        top = pg.evaluate("document.getElementById('hand-S').getBoundingClientRect().top")
+        assert 0 <= top < 844, top
+        assert _horizontal_overflow(pg) == []
+        while not pg.is_visible("[data-testid=result]"):
+            n = len(_calls_on_page(pg))
+            pg.click("[data-testid=bid-Pass]")
+            pg.wait_for_function("n => document.querySelectorAll('#auction td[data-call]').length > n || "
+                                 "!document.getElementById('result').classList.contains('hidden')", arg=n)
+            pg.wait_for_selector("[data-testid=result]:not(.hidden), [data-testid=bid-Pass]:not([disabled])")
+        pg.check("[data-testid=reveal]")
+        assert "AKQJT98765" in pg.inner_text("[data-testid=hand-N]").replace(" ", "").replace("\n", "")
+        assert _horizontal_overflow(pg) == []
+        # Seat and agent are apart, not run together as "Westsayc".
+        for seat in "NESW":
+            name, agent = (pg.locator(f"[data-testid=hand-{seat}] .who > *").nth(i).bounding_box() for i in (0, 1))
+            assert name["x"] + name["width"] + 2 <= agent["x"] or agent["y"] >= name["y"] + name["height"] - 1
+        pg.screenshot(path=str(Path(os.environ.get("BIDLAB_PHONE_SCREENSHOT") or "/tmp/bidlab-phone.png")),
+                      full_page=True)
+    finally:
+        pg.close()
+    assert errors == [], errors
+
+
+def test_play_a_whole_board_against_bots_and_check_the_score(server, browser, tmp_path):
+    """Deal with card play on: South passes throughout, North declares with South as dummy, so
+    the person plays both hands; 13 tricks are clicked, and the played result on the page is
+    checked against ``bidlab score`` for the same contract and trick count."""
+    from typer.testing import CliRunner
+
+    from bidlab.cli import app as cli
+
+    pg = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        pg.goto(server + "/")
+        pg.wait_for_selector("[data-testid=seat-S] option[value=you]", state="attached")
+        _deal_from_form(pg, TEN_CARD_DEAL, {"N": "sayc", "E": "sayc", "S": "you", "W": "sayc"}, play=True)
+        pg.wait_for_selector("[data-testid=bid-Pass]:not([disabled]), [data-testid=playinfo]:not(.hidden)")
+        while pg.is_visible("[data-testid=bid-Pass]"):
+            n = len(_calls_on_page(pg))
+            pg.click("[data-testid=bid-Pass]")
+            pg.wait_for_function("n => document.querySelectorAll('#auction td[data-call]').length > n", arg=n)
+            pg.wait_for_selector("[data-testid=bid-Pass]:not([disabled]), [data-testid=playinfo]:not(.hidden)")
+        auction = Auction(Seat.N, _calls_on_page(pg))
+        # The auction is over while the cards are played: no "?" waits for another call.
+        assert pg.eval_on_selector_all("#auction td", "tds => tds.filter(t => t.textContent === '?').length") == 0
+        contract = auction.contract
+        assert contract is not None and contract.declarer == Seat.N, auction.to_str()
+        clicked = 0
+        while pg.get_attribute("#playinfo", "data-over") != "true":
+            pg.wait_for_selector(".hand button.card:not([disabled]), #playinfo[data-over=true]")
+            if pg.get_attribute("#playinfo", "data-over") == "true":
+                break
+            before = int(pg.get_attribute("#playinfo", "data-cards"))
+            pg.locator(".hand button.card:not([disabled])").first.click()
+            clicked += 1
+            pg.wait_for_function("n => Number(document.getElementById('playinfo').dataset.cards) > n", arg=before)
+        assert pg.get_attribute("#playinfo", "data-cards") == "52" and clicked == 26  # N and S: 13 cards each
+        counts = pg.inner_text("[data-testid=trick-count]")
+        ns, ew = (int(x) for x in counts.split("tricks")[0].replace("NS", "").replace("EW", "").split("·"))
+        assert ns + ew == 13
+        pg.wait_for_selector("[data-testid=played-line]")
+        line = pg.inner_text("[data-testid=played-line]").replace("\n", "")
+        r = CliRunner().invoke(cli, ["score", contract.to_str(), "--tricks", str(ns), "--vul", "none",
+                                     "--declarer", "N"])
+        assert r.exit_code == 0, r.output
+        score = int(r.output.split(":")[-1].split("for")[0])
+        over = ns - (contract.level + 6)
+        made = "=" if over == 0 else (f"+{over}" if over > 0 else f"\u2212{-over}")
+        signed = f"+{score}" if score > 0 else (f"\u2212{-score}" if score < 0 else "0")
+        assert line == f"played {contract.to_str(symbols=True)} by N, {made}, NS {signed}"
+        dd_tricks = int(dd_table(Deal.parse(TEN_CARD_DEAL))[Seat.N, contract.strain])
+        assert pg.inner_text("[data-testid=this-room-line]").replace("\n", "").startswith(
+            f"DD {contract.to_str(symbols=True)} by N, {'=' if dd_tricks == contract.level + 6 else ''}")
+        pg.screenshot(path=str(tmp_path / "played.png"), full_page=True)
+    finally:
+        pg.close()
+    assert errors == [], errors

@@ -10,6 +10,8 @@ const DEFAULT_SEATS = { N: "sayc", E: "sayc", S: "you", W: "sayc" };
 
 let board = null;       // the last BoardOut from the server
 let whyOpen = null;     // {table, index} of the explanation shown
+let lastRequest = null; // the last new-board request, for "Next board"
+let busy = false;       // a request about the board is in flight: buttons stay shut until it is drawn
 
 const $ = (id) => document.getElementById(id);
 
@@ -74,6 +76,21 @@ function callNode(text) {
   return el("span", {}, m[1], el("span", { class: st[2], text: st[1] }), m[3]);
 }
 
+function cardNode(text) {
+  // "SA" -> ♠A coloured.
+  const st = STRAINS.find((x) => x[0] === text[0]);
+  return el("span", {}, el("span", { class: st ? st[2] : "", text: st ? st[1] : text[0] }), text.slice(1));
+}
+
+function lineNode(text) {
+  // A result line ("4♠ by S, =, NS +420"): colour the suit symbols.
+  const parts = text.split(/([♠♥♦♣])/);
+  return parts.map((t) => {
+    const st = SUITS.find((x) => x[1] === t);
+    return st ? el("span", { class: st[2], text: t }) : t;
+  });
+}
+
 function contractNode(contract, declarer) {
   if (!contract) return el("span", { text: "Passed out" });
   return el("span", {}, callNode(contract), ` by ${SEAT_NAMES[declarer]}`);
@@ -112,35 +129,65 @@ function seatSpec(seat) {
 
 $("new-board").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  guarded(async () => {
-    const req = { number: Number($("number").value || 1), seats: {} };
-    for (const seat of SEATS) req.seats[seat] = seatSpec(seat);
-    const seed = $("seed").value.trim();
-    if (seed !== "") req.seed = Number(seed);
-    const deal = $("deal").value.trim();
-    if (deal) req.deal = deal;
-    if ($("dealer").value) req.dealer = $("dealer").value;
-    if ($("vulnerability").value) req.vulnerability = $("vulnerability").value;
-    if ($("stand_in").value) req.stand_in = $("stand_in").value;
+  const req = { number: Number($("number").value || 1), seats: {} };
+  for (const seat of SEATS) req.seats[seat] = seatSpec(seat);
+  const seed = $("seed").value.trim();
+  if (seed !== "") req.seed = Number(seed);
+  const deal = $("deal").value.trim();
+  if (deal) req.deal = deal;
+  if ($("dealer").value) req.dealer = $("dealer").value;
+  if ($("vulnerability").value) req.vulnerability = $("vulnerability").value;
+  if ($("stand_in").value) req.stand_in = $("stand_in").value;
+  if ($("play-toggle").checked) req.play = true;
+  dealBoard(req);
+});
+
+function dealBoard(req) {
+  return guarded(async () => {
     const b = await api("POST", "/api/boards", req);
+    lastRequest = req;
     whyOpen = null;
     $("reveal").checked = false;
     render(b);
+    scrollToYou(b);
   });
+}
+
+$("next-board").addEventListener("click", () => {
+  // The next board of the same set-up: the next number (so the next dealer and vulnerability);
+  // a seeded board is followed by the next seed, a pasted deal by a random one.
+  if (!lastRequest) return;
+  const req = { ...lastRequest, number: (lastRequest.number || 1) + 1 };
+  delete req.deal;
+  if (lastRequest.deal) { delete req.dealer; delete req.vulnerability; }
+  if (req.seed !== undefined) req.seed += 1;
+  $("number").value = req.number;
+  if (req.seed !== undefined) $("seed").value = req.seed;
+  $("deal").value = "";
+  dealBoard(req);
 });
+
+$("undo").addEventListener("click", () => boardRequest("undo"));
+
+function scrollToYou(b) {
+  // On a small screen the table is below the form: bring your hand and the bidding box into view.
+  const mine = SEATS.find((s) => b.seats[s] === "you");
+  const target = mine ? $(`hand-${mine}`) : $("play");
+  target.scrollIntoView({ block: "start" });
+}
 
 // -- the board -------------------------------------------------------------------------------
 
 function render(b) {
-  // An answer about the same board that knows fewer calls than the one drawn is stale.
-  if (board && b.id === board.id && b.calls.length < board.calls.length) return;
   board = b;
   for (const id of ["play", "auction-panel"]) $(id).classList.remove("hidden");
   renderCentre(b);
   renderHands(b);
   renderAuction(b);
   renderBidbox(b);
+  renderPlay(b);
   renderResult(b);
+  $("undo").disabled = busy || !b.can_undo;
   if (!whyOpen) $("why").classList.add("hidden");
 }
 
@@ -161,24 +208,70 @@ function renderCentre(b) {
 function renderHands(b) {
   const reveal = $("reveal");
   reveal.disabled = !b.over;
-  $("reveal-hint").textContent = b.over ? "" : "(after the auction)";
+  $("reveal-hint").textContent = b.over ? "" : b.auction_over && b.play ? "(after the play)" : "(after the auction)";
+  const p = b.play;
   for (const seat of SEATS) {
     const box = $(`hand-${seat}`);
     const hand = b.hands[seat];
     const mine = b.seats[seat] === "you";
-    const show = hand && (mine || reveal.checked);
-    box.classList.toggle("to-act", b.to_act === seat);
+    const show = hand && (mine || reveal.checked || (p && !b.over));
+    const toAct = p && !p.over ? p.to_play === seat : b.to_act === seat;
+    box.classList.toggle("to-act", toAct);
     box.setAttribute("data-testid", `hand-${seat}`);
+    const role = p ? (seat === p.declarer ? "declarer" : seat === p.dummy ? "dummy" : "") : "";
     const who = el("div", { class: "who" }, el("b", { text: SEAT_NAMES[seat] }),
-      el("span", { text: mine ? "you" : b.seats[seat] }));
+      el("span", { class: "agent", text: (mine ? "you" : b.seats[seat]) + (role ? ` · ${role}` : "") }));
     if (!show) {
       box.replaceChildren(who, el("div", { class: "hidden-hand", text: "hidden" }));
       continue;
     }
-    const rows = SUITS.map(([, sym, cls], i) =>
-      el("div", { class: "suit" }, el("span", { class: cls, text: sym }), " ", hand.suits[i] || "—"));
+    const playable = p && p.your_turn && p.to_play === seat ? new Set(p.legal_cards) : null;
+    const rows = SUITS.map(([letter, sym, cls], i) => {
+      const ranks = (hand.suits[i] || "").split("");
+      const cards = ranks.length ? ranks.map((r) => playable
+        ? el("button", { class: "card", "data-testid": `card-${letter}${r}`, "data-card": `${letter}${r}`,
+            disabled: busy || !playable.has(`${letter}${r}`), onclick: () => playCard(`${letter}${r}`) }, r)
+        : el("span", { class: "rank", text: r })) : [el("span", { class: "rank", text: "—" })];
+      return el("div", { class: "suit" }, el("span", { class: cls, text: sym }), " ", ...cards);
+    });
     who.append(el("span", { class: "small", text: `${hand.hcp} HCP` }));
     box.replaceChildren(who, ...rows);
+  }
+}
+
+function renderPlay(b) {
+  const box = $("playinfo");
+  const p = b.play;
+  if (!p) { box.classList.add("hidden"); return; }
+  const trick = p.over ? (p.tricks.length ? p.tricks[p.tricks.length - 1].cards : []) : p.trick;
+  const shown = !p.over && trick.length === 0 && p.tricks.length ? p.tricks[p.tricks.length - 1].cards : trick;
+  const label = !p.over && trick.length === 0 && p.tricks.length ? "last trick" : `trick ${Math.min(13, p.tricks.length + 1)}`;
+  const cells = shown.map((c) => el("span", { class: "played", "data-testid": `played-${c.seat}` },
+    `${c.seat} `, cardNode(c.card)));
+  const status = p.over ? "play over" : p.your_turn ? `your card (${SEAT_NAMES[p.to_play]})` : `${SEAT_NAMES[p.to_play]} to play`;
+  box.dataset.cards = String(4 * p.tricks.length + p.trick.length);
+  box.dataset.over = String(p.over);
+  box.replaceChildren(
+    el("div", { "data-testid": "trick-count" },
+      el("b", { text: `NS ${p.ns_tricks} · EW ${p.ew_tricks}` }), ` tricks · ${status}`),
+    el("div", { class: "trick", "data-testid": "trick" }, `${label}: `, ...(cells.length ? cells : ["—"])));
+  box.classList.remove("hidden");
+}
+
+async function playCard(card) {
+  await boardRequest("cards", { card });
+}
+
+async function boardRequest(what, body) {
+  // One request about the board at a time; its answer is drawn before the next can be sent.
+  if (!board || busy) return;
+  busy = true;
+  for (const b of document.querySelectorAll("#bidbox button, .hand button.card, #undo")) b.disabled = true;
+  try {
+    await guarded(async () => render(await api("POST", `/api/boards/${board.id}/${what}`, body)));
+  } finally {
+    busy = false;
+    if (board) render(board);   // after an error the legal calls and cards come back
   }
 }
 
@@ -190,7 +283,7 @@ function auctionTable(calls, dealer, vul, table, interactive) {
   const rows = [head];
   const offset = GRID_ORDER.indexOf(dealer);
   const cells = Array(offset).fill(null).concat(calls);
-  if (interactive && board && !board.over) cells.push("?");
+  if (interactive && board && !board.auction_over) cells.push("?");
   for (let i = 0; i < cells.length; i += 4) {
     const tr = el("tr");
     for (let j = 0; j < 4; j++) {
@@ -219,21 +312,36 @@ function auctionTable(calls, dealer, vul, table, interactive) {
 function renderAuction(b) {
   $("auction").replaceChildren(...auctionTable(b.calls, b.dealer, b.vulnerability, "this", true));
   let status;
-  if (b.over) {
-    const r = b.result.this;
-    status = r.contract ? `final: ${r.contract} by ${SEAT_NAMES[r.declarer]}` : "passed out";
+  if (b.auction_over) {
+    const c = contractOf(b.calls, b.dealer);
+    status = c ? ["final: ", callNode(c.contract), ` by ${SEAT_NAMES[c.declarer]}`] : ["passed out"];
   } else {
-    status = b.your_turn ? `your call (${SEAT_NAMES[b.to_act]})` : `${SEAT_NAMES[b.to_act]} to call`;
+    status = [b.your_turn ? `your call (${SEAT_NAMES[b.to_act]})` : `${SEAT_NAMES[b.to_act]} to call`];
   }
-  $("status").textContent = status;
+  $("status").replaceChildren(...status);
+}
+
+function contractOf(calls, dealer) {
+  // The final contract of a finished auction (the server scores it; this is for display).
+  const order = ["N", "E", "S", "W"];
+  let last = null, doubled = "";
+  for (const c of calls) {
+    if (/^[1-7]/.test(c.call)) { last = c; doubled = ""; } else if (c.call === "X") doubled = "X";
+    else if (c.call === "XX") doubled = "XX";
+  }
+  if (!last) return null;
+  const strain = last.call.slice(1);
+  const side = order.indexOf(last.seat) % 2;
+  const first = calls.find((c) => /^[1-7]/.test(c.call) && c.call.slice(1) === strain && order.indexOf(c.seat) % 2 === side);
+  return { contract: last.call + doubled, declarer: first.seat };
 }
 
 function renderBidbox(b) {
   const legal = new Set(b.legal_calls);
   const box = $("bidbox");
   const button = (call, cls, label) => el("button", {
-    class: cls, "data-call": call, "data-testid": `bid-${call}`, disabled: !legal.has(call),
-    onclick: () => makeCall(call),
+    class: cls, "data-call": call, "data-testid": `bid-${call}`, disabled: busy || !legal.has(call),
+    onclick: () => boardRequest("calls", { call }),
   }, label || callNode(call));
   const buttons = [];
   for (let level = 1; level <= 7; level++) {
@@ -242,21 +350,13 @@ function renderBidbox(b) {
   const special = el("div", { class: "special" },
     button("Pass", "pass", "Pass"), button("X", "dbl", "X"), button("XX", "rdbl", "XX"));
   box.replaceChildren(...buttons, special);
-  box.classList.toggle("hidden", b.over);
+  box.classList.toggle("hidden", b.auction_over);
 }
 
-let calling = false;     // a call is in flight: the box stays shut until the answer is drawn
-
-async function makeCall(call) {
-  if (!board || calling) return;
-  calling = true;
-  for (const b of $("bidbox").querySelectorAll("button")) b.disabled = true;
-  try {
-    await guarded(async () => render(await api("POST", `/api/boards/${board.id}/calls`, { call })));
-  } finally {
-    calling = false;
-    if (board && !board.over) renderBidbox(board);   // after an error the legal calls come back
-  }
+function reasonOf(w) {
+  // "1S: 12-21 HCP ..." -> "12-21 HCP ...": the call is in the heading already, with its symbol.
+  const m = /^\s*([^:]+):\s*(.*)$/s.exec(w.text);
+  return m && m[1].trim() === w.call ? m[2] : w.text;
 }
 
 async function showWhy(table, index) {
@@ -267,7 +367,8 @@ async function showWhy(table, index) {
     const parts = [
       el("div", {}, el("b", {}, callNode(w.call)), ` by ${SEAT_NAMES[w.seat]} (${w.agent})`,
         table === "other" ? " at the other table" : ""),
-      el("div", { "data-testid": "why-text", text: w.text }),
+      el("div", { "data-testid": "why-text", title: w.rule ? `rule ${w.rule}` : "", text: reasonOf(w) }),
+      w.meaning ? el("div", { class: "meaning", "data-testid": "why-meaning", text: w.meaning }) : "",
     ];
     if (w.top_calls && w.top_calls.length) {
       parts.push(el("table", { "data-testid": "why-top" }, w.top_calls.map((t) => el("tr", {},
@@ -294,16 +395,28 @@ function ddTable(dd, par, parContracts) {
   return [
     el("table", { class: "dd", "data-testid": "dd-table" }, rows),
     el("div", { class: "small", "data-testid": "par" },
-      `Par: ${par >= 0 ? "+" : ""}${par} for NS${parContracts.length ? " (" + parContracts.join(", ") + ")" : ""}`),
+      `Par: ${par >= 0 ? "+" : ""}${par} for NS`,
+      ...(parContracts.length ? [" (", ...parContracts.flatMap((c, i) => {
+        const [call, , seat] = c.split(" ");   // "4S by N"
+        return [i ? ", " : "", callNode(call), ` by ${seat}`];
+      }), ")"] : [])),
   ];
 }
 
-function roomSummary(room, label, testid) {
+function roomSummary(room, label, testid, played) {
   const tricks = room.tricks === null ? "" : `, ${room.tricks} tricks double dummy`;
-  return el("div", { "data-testid": testid },
+  const parts = [
     el("div", { class: "big", "data-testid": `${testid}-contract` }, contractNode(room.contract, room.declarer)),
     el("div", { class: "small", text: `${label}${tricks}` }),
-    el("div", { "data-testid": `${testid}-score`, text: `NS ${room.score_ns >= 0 ? "+" : ""}${room.score_ns}` }));
+    el("div", { class: "line", "data-testid": `${testid}-line` }, el("span", { class: "tag", text: "DD " }),
+      ...lineNode(room.line)),
+    el("div", { class: "hidden", "data-testid": `${testid}-score`, text: `NS ${room.score_ns >= 0 ? "+" : ""}${room.score_ns}` }),
+  ];
+  if (played) {
+    parts.push(el("div", { class: "line played", "data-testid": "played-line" },
+      el("span", { class: "tag", text: "played " }), ...lineNode(played.line)));
+  }
+  return el("div", { "data-testid": testid }, ...parts);
 }
 
 function renderResult(b) {
@@ -316,7 +429,7 @@ function renderResult(b) {
     el("div", { class: "cols" },
       el("div", {},
         el("h3", { text: "This table" }),
-        roomSummary(r.this, "your table", "this-room")),
+        roomSummary(r.this, "your table", "this-room", r.played)),
       el("div", {},
         el("h3", { text: "Other table (bots only)" }),
         roomSummary(r.other, `bots: ${SEATS.map((s) => `${s} ${r.other.seats[s]}`).join(", ")}`, "other-room"),
@@ -334,7 +447,11 @@ function renderResult(b) {
 // -- matches -------------------------------------------------------------------------------
 
 function fmt(x, digits = 2) {
-  return x === null || x === undefined ? "–" : (x >= 0 ? "+" : "") + x.toFixed(digits);
+  // "n/a" for a missing value, and never "-0.00".
+  if (x === null || x === undefined || !Number.isFinite(x)) return "n/a";
+  const t = x.toFixed(digits);
+  if (Number(t) === 0) return (0).toFixed(digits);
+  return (x > 0 ? "+" : "") + t;
 }
 
 async function loadMatches() {
@@ -345,7 +462,7 @@ async function loadMatches() {
     const rows = m.matches.map((x) => el("tr", { "data-testid": "match-row", onclick: () => openMatch(x.name) },
       el("td", { text: x.name }), el("td", { text: x.agent_a }), el("td", { text: x.agent_b }),
       el("td", { text: String(x.boards) }), el("td", { text: fmt(x.imps_per_board) }),
-      el("td", { text: x.standard_error === null ? "–" : x.standard_error.toFixed(2) }),
+      el("td", { text: x.standard_error === null ? "n/a" : x.standard_error.toFixed(2) }),
       el("td", { text: fmt(x.a_vs_par) }), el("td", { text: fmt(x.b_vs_par) })));
     $("match-list").replaceChildren(el("thead", {}, head), el("tbody", {}, rows.length ? rows :
       [el("tr", {}, el("td", { colspan: 8, text: "No results yet: run `bidlab match A B` first." }))]));
@@ -353,27 +470,73 @@ async function loadMatches() {
   });
 }
 
-async function openMatch(name) {
+const PAGE = 100;
+
+async function openMatch(name, offset = 0) {
   await guarded(async () => {
     const box = $("match-detail");
-    box.replaceChildren(el("p", { class: "hint", text: `Building the report for ${name}…` }));
+    if (offset === 0) box.replaceChildren(el("p", { class: "hint", text: `Building the report for ${name}…` }));
     box.classList.remove("hidden");
-    const d = await api("GET", `/api/match?name=${encodeURIComponent(name)}`);
+    const d = await api("GET", `/api/match?name=${encodeURIComponent(name)}&offset=${offset}&limit=${PAGE}`);
     const s = d.match;
-    const boards = el("table", { class: "list" },
-      el("tr", {}, ["board", "open room (A NS)", "closed room (A EW)", "IMPs for A"].map((h) => el("th", { text: h }))),
-      d.boards.map((r) => el("tr", {}, el("td", { text: String(r.board) }), el("td", { text: r.open }),
-        el("td", { text: r.closed }), el("td", { text: String(r.imps_a) }))));
+    const last = Math.min(d.offset + d.boards.length, d.total_boards);
+    const pager = el("div", { class: "pager", "data-testid": "board-pager" },
+      el("button", { "data-testid": "boards-prev", disabled: d.offset === 0,
+        onclick: () => openMatch(name, Math.max(0, d.offset - PAGE)) }, "‹ Previous"),
+      el("span", { "data-testid": "boards-range", text: `boards ${d.offset + 1}–${last} of ${d.total_boards}` }),
+      el("button", { "data-testid": "boards-next", disabled: last >= d.total_boards,
+        onclick: () => openMatch(name, d.offset + PAGE) }, "Next ›"));
+    const boards = el("table", { class: "list", "data-testid": "match-boards" },
+      el("thead", {}, el("tr", {}, ["board", "open room (A NS)", "closed room (A EW)", "IMPs for A"]
+        .map((h) => el("th", { text: h })))),
+      el("tbody", {}, d.boards.map((r) => el("tr", { "data-testid": `match-board-${r.board}`,
+        title: "Show the deal and both auctions", onclick: () => openMatchBoard(name, r.board) },
+        el("td", { text: String(r.board) }), el("td", {}, roomCell(r.open)),
+        el("td", {}, roomCell(r.closed)), el("td", { text: String(r.imps_a) })))));
+    const report = el("div", { class: "report-html", "data-testid": "report-html" });
+    report.innerHTML = d.report_html;   // rendered on the server from our own report; raw HTML is escaped there
     box.replaceChildren(
       el("h2", { text: `${s.agent_a} vs ${s.agent_b}` }),
       el("p", { "data-testid": "match-summary",
-        text: `${fmt(s.imps_per_board)} ± ${s.standard_error === null ? "–" : s.standard_error.toFixed(2)} ` +
+        text: `${fmt(s.imps_per_board)} ± ${s.standard_error === null ? "n/a" : s.standard_error.toFixed(2)} ` +
           `IMPs/board for ${s.agent_a} over ${s.boards} boards` }),
       d.report_error ? el("p", { class: "hint", text: `report failed: ${d.report_error}` }) : "",
-      el("div", { class: "plots" }, d.plots.map((u) => el("img", { src: u, alt: "plot", loading: "lazy" }))),
-      el("h3", { text: "Boards" }), boards,
-      el("h3", { text: "Report" }), el("pre", { class: "report", text: d.report }),
+      el("h3", { text: "Boards" }), pager, el("div", { class: "list-wrap" }, boards),
+      report,
     );
+  });
+}
+
+function roomCell(text) {
+  // "4S N" -> 4♠ N
+  const [contract, ...rest] = text.split(" ");
+  return /^[1-7]/.test(contract) ? el("span", {}, callNode(contract), rest.length ? ` ${rest.join(" ")}` : "") : text;
+}
+
+async function openMatchBoard(name, number) {
+  await guarded(async () => {
+    const b = await api("GET", `/api/match/board?name=${encodeURIComponent(name)}&board=${number}`);
+    const box = $("match-board");
+    const hands = el("div", { class: "compass mini" }, ...["N", "W", "E", "S"].map((seat) => {
+      const h = b.hands[seat];
+      return el("div", { class: "hand", id: `mb-hand-${seat}`, style: `grid-area:${seat.toLowerCase() === "n" ? "n" :
+        seat === "S" ? "s" : seat === "W" ? "w" : "e"}` },
+        el("div", { class: "who" }, el("b", { text: SEAT_NAMES[seat] }), el("span", { class: "small", text: `${h.hcp} HCP` })),
+        ...SUITS.map(([, sym, cls], i) => el("div", { class: "suit" }, el("span", { class: cls, text: sym }), " ",
+          h.suits[i] || "—")));
+    }));
+    const rooms = b.rooms.map((r) => el("div", { "data-testid": `match-room-${r.room}` },
+      el("h3", { text: `${r.room === "open" ? "Open" : "Closed"} room: NS ${r.seats.N}, EW ${r.seats.E}` }),
+      el("table", { class: "mini-auction" }, auctionTable(r.calls.map((c) => ({ ...c, bot: false })),
+        b.dealer, b.vulnerability, `m-${r.room}`, false)),
+      el("div", { class: "line", "data-testid": `match-room-${r.room}-line` }, ...lineNode(r.line))));
+    box.replaceChildren(
+      el("h2", { text: `Board ${b.board}: dealer ${SEAT_NAMES[b.dealer]}, vul ${b.vulnerability}` }),
+      el("div", { class: "board-view" }, hands,
+        el("div", { class: "cols" }, ...rooms),
+        el("p", { "data-testid": "match-board-imps", text: `IMPs for ${b.agent_a}: ${b.imps_a > 0 ? "+" : ""}${b.imps_a}` })));
+    box.classList.remove("hidden");
+    box.scrollIntoView({ block: "start" });
   });
 }
 

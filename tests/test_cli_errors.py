@@ -1,0 +1,168 @@
+"""Every ``bidlab`` command with bad input, as a new user types it: a non-zero exit code, one
+line on stderr that names the problem, no traceback, and nothing left on disk.
+
+The commands run in-process through :func:`bidlab.cli.main` (the console script's entry
+point); one case also runs the installed script in a subprocess to check the same path.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from bidlab.cli import main
+
+# (argv, a fragment the one line must contain). "{tmp}" is the test's temporary folder.
+BAD_INPUTS = [
+    (["deal", "--seed", "-5"], "--seed"),
+    (["deal", "--board", "0"], "--board"),
+    (["deal", "--pbn", "N:AKQ nonsense"], "'N:AKQ nonsense'"),
+    (["score", "4SXXX", "-t", "9"], "at most XX"),
+    (["score", "X", "-t", "9"], "a contract must be a bid"),
+    (["score", "8S", "-t", "9"], "8S"),
+    (["score", "4S", "-t", "14"], "--tricks"),
+    (["score", "4S", "-t", "9", "--vul", "sometimes"], "sometimes"),
+    (["score", "4S", "-t", "9", "--declarer", "Q"], "Q"),
+    (["score"], "Missing argument"),
+    (["match", "foo", "sayc", "--out", "{tmp}/m"], "unknown agent 'foo'"),
+    (["match", "nn:sl:weird", "sayc", "--out", "{tmp}/m"], "unknown mode 'weird'"),
+    (["match", "sayc", "nn:nothere", "--out", "{tmp}/m"], "no model at nothere"),
+    (["match", "sayc", "random:x", "--out", "{tmp}/m"], "integer seed"),
+    (["match", "sayc", "sayc", "--seed", "-1", "--out", "{tmp}/m"], "--seed"),
+    (["match", "sayc", "sayc", "--boards", "0", "--out", "{tmp}/m"], "--boards"),
+    (["match", "sayc", "sayc", "--split", "nope", "--out", "{tmp}/m"], "nope"),
+    (["match", "sayc", "sayc", "--store", "{tmp}/nostore", "--out", "{tmp}/m"], "nostore"),
+    (["report", "{tmp}/nothere", "--out", "{tmp}/r"], "nothere"),
+    (["report", "{match}", "--out", "{tmp}/afile"], "is a file"),
+    (["report", "{match}", "--out", "{tmp}/afile/sub"], "afile/sub"),
+    (["serve", "--port", "{busy}"], "busy"),
+    (["serve", "--port", "70000"], "--port"),
+    (["serve", "--host", "no.such.host.invalid"], "no.such.host.invalid"),
+    (["data", "expert", "--boards", "2", "--teacher", "foo", "--out", "{tmp}/d"], "unknown agent 'foo'"),
+    (["data", "expert", "--boards", "2", "--seed", "-1", "--out", "{tmp}/d"], "--seed"),
+    (["data", "import-pbn", "{tmp}/nothere.pbn", "--out", "{tmp}/d"], "nothere.pbn"),
+    (["data", "import-openspiel", "{tmp}/nothere.txt", "--out", "{tmp}/d"], "nothere.txt"),
+    (["train", "sl", "--data", "{tmp}/nodata", "--out", "{tmp}/run"], "nodata"),
+    (["train", "sl", "--data", "{tmp}/nodata", "--device", "cuda:7", "--out", "{tmp}/run"], "cuda"),
+    (["train", "sl", "--data", "{tmp}/nodata", "--device", "toaster", "--out", "{tmp}/run"], "toaster"),
+    (["train", "sl", "--data", "{tmp}/nodata", "--seed", "-3", "--out", "{tmp}/run"], "--seed"),
+    (["train", "accuracy", "nomodel", "--data", "{tmp}/nodata"], "nomodel"),
+    (["dd", "table", "N:AKQ2 bad"], "N:AKQ2 bad"),
+    (["dd", "generate", "-n", "2", "--out", "{tmp}/st", "--seed", "-1"], "--seed"),
+    (["dd", "verify", "{tmp}/nostore"], "nostore"),
+    (["dd", "info", "{tmp}/nostore"], "nostore"),
+    (["dd", "import", "{tmp}/no.npz", "--out", "{tmp}/st", "--seed", "0", "--shard-size", "4"], "no.npz"),
+    (["spades", "tournament", "--bidders", "zz", "--games", "1", "--out", "{tmp}/sp.json"], "zz"),
+    (["spades", "summary", "{tmp}/afile"], "afile"),
+    (["jps", "table2", "--samples", "x,y", "--results", "{tmp}/t2.json"], "--samples"),
+    (["jps", "table1", "--games", "nosuchgame", "--results", "{tmp}/t1.json"], "nosuchgame"),
+    (["nope"], "No such command"),
+    (["deal", "--colour"], "--colour"),
+]
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory):
+    """A finished 1-board match to point ``report`` at, and a port that is in use."""
+    from bidlab.eval.match import Match, MatchConfig
+
+    root = tmp_path_factory.mktemp("cli-errors")
+    Match(MatchConfig("random", "sayc", boards=1, seed=1, chunk_size=1), root / "match").run(workers=1)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(1)
+    yield {"match": str(root / "match"), "busy": str(sock.getsockname()[1])}
+    sock.close()
+
+
+def _run_main(argv, capsys) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    out, err = capsys.readouterr()
+    code = exit_info.value.code
+    return (0 if code is None else code), out, err
+
+
+@pytest.mark.parametrize("argv, fragment", BAD_INPUTS, ids=[" ".join(a[:3]) for a, _ in BAD_INPUTS])
+def test_bad_input_is_one_line_on_stderr(argv, fragment, tmp_path, shared, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("not a folder")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    argv = [a.format(tmp=tmp_path, **shared) for a in argv]
+    code, out, err = _run_main(argv, capsys)
+    assert code != 0, (argv, out, err)
+    lines = [x for x in err.splitlines() if x.strip()]
+    assert len(lines) == 1, (argv, err)
+    assert lines[0].startswith("error: ") and fragment in lines[0], (argv, lines[0])
+    assert "Traceback" not in err + out and "nan" not in lines[0].split()
+    # A refused command leaves nothing behind: no match folder, no empty store, no run folder.
+    assert sorted(p.name for p in tmp_path.iterdir()) == before, argv
+
+
+def test_the_installed_entry_point_gives_one_line_and_exit_code_2(tmp_path):
+    r = subprocess.run([sys.executable, "-c", "from bidlab.cli import main; main()", "deal", "--seed", "-5"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1 and "--seed" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_version_prints_the_package_version(capsys):
+    from importlib.metadata import version
+
+    code, out, err = _run_main(["--version"], capsys)
+    assert code == 0 and out.strip() == f"bidlab {version('bidlab')}" and err == ""
+
+
+def _all_help_texts(command, path=()):
+    """(command path, help text) of every command and option, from the click tree."""
+    yield " ".join(path), command.help or ""
+    for p in command.params:
+        yield " ".join(path) + " " + (p.opts[0] if p.opts else p.name), getattr(p, "help", None) or ""
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from _all_help_texts(sub, (*path, name))
+
+
+def test_help_texts_do_not_describe_the_developers_machine():
+    import typer
+
+    from bidlab.cli import app
+
+    texts = list(_all_help_texts(typer.main.get_command(app)))
+    assert len(texts) > 50
+    machine = ("this machine", "2 cores", "two cores", "both cores", "2-core", "/work/")
+    bad = [(where, t) for where, t in texts if any(m in t.lower() for m in machine)]
+    assert bad == []
+
+
+def test_a_busy_port_is_refused_before_the_url_is_announced(capsys):
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(1)
+    try:
+        code, out, err = _run_main(["serve", "--port", str(sock.getsockname()[1])], capsys)
+    finally:
+        sock.close()
+    assert code == 2 and "http://" not in out and "busy" in err
+
+
+def test_dd_generate_with_a_bad_seed_leaves_no_store(tmp_path):
+    from bidlab.dd.generate import GenerateConfig, generate
+    from bidlab.dd.store import StoreError
+
+    with pytest.raises(StoreError, match="seed"):
+        generate(tmp_path / "st", GenerateConfig(deals=2, seed=-1))
+    assert not (tmp_path / "st").exists()
+
+
+def test_a_report_over_an_existing_file_is_refused_and_the_file_kept(tmp_path, shared):
+    from bidlab.eval.report import ReportError, build_report
+
+    f = tmp_path / "summary"
+    f.write_text("mine")
+    with pytest.raises(ReportError, match="is a file"):
+        build_report([shared["match"]], f)
+    assert f.read_text() == "mine"
+
