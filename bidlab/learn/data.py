@@ -1,7 +1,7 @@
 """Expert auctions for supervised learning (Qiu et al. Sec. III): generation and import.
 
-An *auction set* is a folder of shards plus a ``manifest.json`` listing each shard with
-its sha256. A shard holds, for ``n`` boards, the deal (``uint8[n, 52]`` seat per card),
+An *auction set* is a :class:`~bidlab.runtime.shards.ShardStore` folder (``manifest.json``
+listing each shard with its sha256). A shard holds, for ``n`` boards, the deal (``uint8[n, 52]`` seat per card),
 dealer, vulnerability and the calls (``int8[n, L]``, -1 after the last call). Every
 state before a call is one training pair (node, call): :func:`node_call_pairs`.
 
@@ -18,9 +18,6 @@ Sources:
 
 from __future__ import annotations
 
-import hashlib
-import io
-import json
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -37,11 +34,11 @@ from bidlab.cards import Deal, random_deals
 from bidlab.envs.rollout import rollout
 from bidlab.envs.state import AuctionState, encode_openspiel480, init
 from bidlab.errors import BidlabError, FileFormatError
-from bidlab.fileio import write_bytes_atomic, write_json_atomic
 from bidlab.runtime.executor import ExecutorConfig, run_tasks
+from bidlab.runtime.shards import MANIFEST, ShardError, ShardStore
 
-FORMAT = "bidlab-auctions"
-MANIFEST = "manifest.json"
+LEGACY_FORMAT = "bidlab-auctions"
+KIND = "auctions"
 
 
 class AuctionSetError(BidlabError):
@@ -95,75 +92,69 @@ def from_boards(boards: Iterable[tuple[Board, Auction]]) -> AuctionArrays:
 # --------------------------------------------------------------------------------- the folder
 
 class AuctionSet:
-    """An auction-set folder: append shards, read them all back (checksums verified)."""
+    """An auction-set folder: a :class:`~bidlab.runtime.shards.ShardStore` of kind
+    ``auctions`` whose job is the set's source; append shards, read them all back (checksums
+    verified). Sets written before the runtime store open as they are."""
 
-    def __init__(self, path: Path, manifest: dict):
-        self.path, self.manifest = path, manifest
+    def __init__(self, store: ShardStore):
+        self.store = store
+        self.path = store.path
 
     @classmethod
     def open(cls, path: str | os.PathLike) -> AuctionSet:
-        p = Path(path)
-        m = p / MANIFEST
-        if not m.exists():
-            raise AuctionSetError(f"{p} is not an auction set (no {MANIFEST})")
         try:
-            manifest = json.loads(m.read_text())
-        except json.JSONDecodeError as e:
-            raise AuctionSetError(f"{m} is not valid JSON ({e})") from None
-        if manifest.get("format") != FORMAT:
-            raise AuctionSetError(f"{m} is not an auction-set manifest")
-        return cls(p, manifest)
+            return cls(ShardStore.open(path, KIND, upgrade=_upgrade_legacy))
+        except ShardError as e:
+            raise AuctionSetError(f"{Path(path)} is not an auction set ({e})") from None
 
     @classmethod
     def open_or_create(cls, path: str | os.PathLike, source: dict) -> AuctionSet:
         p = Path(path)
-        if (p / MANIFEST).exists():
-            s = cls.open(p)
-            if s.manifest.get("source") != source:
-                raise AuctionSetError(
-                    f"{p} holds auctions from {s.manifest.get('source')}, not {source}; use another folder")
-            return s
-        if p.exists() and any(p.iterdir()):
-            raise AuctionSetError(f"{p} is not empty and is not an auction set; use another folder")
-        manifest = {"format": FORMAT, "version": 1, "source": source, "shards": []}
-        write_json_atomic(p / MANIFEST, manifest)
-        return cls(p, manifest)
+        try:
+            if (p / MANIFEST).exists():
+                s = cls.open(p)
+                s.store.check_job(source)
+                return s
+            return cls(ShardStore.open_job(p, KIND, source))
+        except ShardError as e:
+            raise AuctionSetError(f"{p}: {e}; use another folder") from None
 
     @property
-    def shards(self) -> list[dict]:
-        return self.manifest["shards"]
+    def source(self) -> dict | None:
+        return self.store.job
+
+    @property
+    def shards(self):
+        return self.store.shards
 
     def has_shard(self, index: int) -> bool:
-        return any(s["index"] == index for s in self.shards)
+        return self.store.has(index)
 
     def append(self, index: int, arrays: AuctionArrays) -> None:
-        buf = io.BytesIO()
-        np.savez_compressed(buf, deals=arrays.deals, dealer=arrays.dealer, vulnerability=arrays.vulnerability,
-                            history=arrays.history, length=arrays.length)
-        data = buf.getvalue()
-        name = f"shard-{index:06d}.npz"
-        write_bytes_atomic(self.path / name, data)
-        entry = {"index": index, "file": name, "count": len(arrays), "sha256": hashlib.sha256(data).hexdigest()}
-        self.manifest = dict(self.manifest, shards=sorted(
-            [s for s in self.shards if s["index"] != index] + [entry], key=lambda s: s["index"]))
-        write_json_atomic(self.path / MANIFEST, self.manifest)
+        self.store.write_arrays(index, {"deals": arrays.deals, "dealer": arrays.dealer,
+                                        "vulnerability": arrays.vulnerability, "history": arrays.history,
+                                        "length": arrays.length})
 
     def load(self) -> AuctionArrays:
         parts = []
         for s in self.shards:
-            f = self.path / s["file"]
             try:
-                data = f.read_bytes()
-            except OSError as e:
-                raise AuctionSetError(f"cannot read shard {f}: {e.strerror}") from None
-            if hashlib.sha256(data).hexdigest() != s["sha256"]:
-                raise AuctionSetError(f"shard {f} does not match its checksum in {MANIFEST}; it is corrupt")
-            with np.load(io.BytesIO(data)) as z:
-                parts.append(AuctionArrays(z["deals"], z["dealer"], z["vulnerability"], z["history"], z["length"]))
+                z = self.store.read_arrays(s)
+            except ShardError as e:
+                raise AuctionSetError(str(e)) from None
+            parts.append(AuctionArrays(z["deals"], z["dealer"], z["vulnerability"], z["history"], z["length"]))
         return AuctionArrays.concat(parts)
 
     def __len__(self) -> int:
-        return sum(s["count"] for s in self.shards)
+        return sum(s.count for s in self.shards)
+
+
+def _upgrade_legacy(manifest: dict) -> dict | None:
+    """A ``bidlab-auctions`` version 1 manifest in the shard store's format (same shard files)."""
+    if manifest.get("format") != LEGACY_FORMAT or manifest.get("version") != 1:
+        return None
+    return {"format": "bidlab-shards", "version": 1, "kind": KIND, "job": manifest.get("source"),
+            "meta": {}, "shards": list(manifest.get("shards", []))}
 
 
 # --------------------------------------------------------------------------------- generation

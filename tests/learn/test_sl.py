@@ -111,9 +111,9 @@ def test_bad_data_inputs(tmp_path):
     with pytest.raises(AuctionSetError, match="not an auction set"):
         AuctionSet.open(tmp_path)
     aset = generate_expert(tmp_path / "ex", 20, teacher="random", shard_size=10, workers=1)
-    shard = tmp_path / "ex" / aset.shards[0]["file"]
+    shard = tmp_path / "ex" / aset.shards[0].file
     shard.write_bytes(shard.read_bytes()[:-10])
-    with pytest.raises(AuctionSetError, match="checksum"):
+    with pytest.raises(AuctionSetError, match="does not match the manifest"):
         AuctionSet.open(tmp_path / "ex").load()
     with pytest.raises(TrainingError, match="train and validation splits"):
         one = generate_expert(tmp_path / "one", 1, teacher="random", shard_size=1, workers=1)
