@@ -56,13 +56,20 @@ class BiddingView:
 
 
 _CARD_BITS = np.left_shift(1, np.arange(52, dtype=np.int64))
+_SEATS = tuple(Seat)
+_VULS = tuple(Vulnerability)
+
+
+def views_of(state: AuctionState) -> list[BiddingView]:
+    """Every row as the view of its player to act (hands gathered for all rows at once)."""
+    masks = ((state.deals == state.to_act[:, None]).astype(np.int64) @ _CARD_BITS).tolist()
+    return [BiddingView(_SEATS[s], Hand.from_mask(m), state.auction(t), _VULS[v])
+            for t, (s, m, v) in enumerate(zip(state.to_act.tolist(), masks, state.vulnerability.tolist()))]
 
 
 def view_of(state: AuctionState, t: int) -> BiddingView:
     """Row ``t`` as the view of the player to act."""
-    seat = Seat(int(state.to_act[t]))
-    hand = Hand.from_mask(int(_CARD_BITS[state.deals[t] == int(seat)].sum()))
-    return BiddingView(seat, hand, state.auction(t), Vulnerability(int(state.vulnerability[t])))
+    return views_of(state.take([t]))[0]
 
 
 class AgentBase:
@@ -98,8 +105,8 @@ class ViewPolicy(AgentBase):
     def decide(self, state: AuctionState, explain: bool = False) -> Decision:
         calls = np.empty(state.n, np.int64)
         reasons = [] if explain else None
-        for t in range(state.n):
-            call, reason = self.call_and_reason(view_of(state, t))
+        for t, view in enumerate(views_of(state)):
+            call, reason = self.call_and_reason(view)
             calls[t] = call.id
             if explain:
                 reasons.append(reason)
@@ -132,4 +139,4 @@ class RandomAgent(AgentBase):
 Agent = Policy
 """Older name of :class:`~bidlab.envs.rollout.Policy`."""
 
-__all__ = ["Agent", "AgentBase", "BiddingView", "Decision", "Policy", "RandomAgent", "ViewPolicy", "view_of"]
+__all__ = ["Agent", "AgentBase", "BiddingView", "Decision", "Policy", "RandomAgent", "ViewPolicy", "view_of", "views_of"]

@@ -75,6 +75,20 @@ class Auction:
     def __setattr__(self, name, value):
         raise AttributeError("Auction is immutable; use with_call()")
 
+    @classmethod
+    def from_rules_state(cls, dealer: Seat | int, call_ids: Iterable[int], code: int, last_bidder: int | None,
+                         first_namers: dict[tuple[int, Strain], Seat]) -> Auction:
+        """An auction whose state was already worked out by the rules tables (a row of
+        :class:`bidlab.envs.state.AuctionState`): no replay and no legality check, O(calls).
+        ``first_namers`` maps (side, strain) to the first seat of that side to name it."""
+        new = cls.__new__(cls)
+        object.__setattr__(new, "dealer", Seat(int(dealer)))
+        object.__setattr__(new, "calls", tuple(ALL_CALLS[i] for i in call_ids))
+        object.__setattr__(new, "_code", int(code))
+        object.__setattr__(new, "_last_bidder", None if last_bidder is None else Seat(last_bidder))
+        object.__setattr__(new, "_first_namer", first_namers)
+        return new
+
     def _apply_in_place(self, call: Call) -> None:
         i = len(self.calls)
         if self.is_over:

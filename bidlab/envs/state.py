@@ -28,7 +28,7 @@ import numpy as np
 
 from bidlab.bridge import rules
 from bidlab.bridge.auction import Auction
-from bidlab.bridge.calls import ALL_CALLS, NUM_CALLS, Call
+from bidlab.bridge.calls import ALL_CALLS, NUM_CALLS, Call, Strain
 from bidlab.bridge.features import (
     OBS_BYTE,
     OBS_KEY_OF,
@@ -65,6 +65,8 @@ def _namer_slot_of_key() -> np.ndarray:
 
 _NAMER_OF_K = _namer_slot_of_key()
 _VUL_BYTE = vulnerability_bytes()
+_SEATS = tuple(Seat)
+_STRAINS = tuple(Strain)
 _LEGAL_EXT = rules.LEGAL  # [code, call + 1]
 _NEXT_FLAT = rules.NEXT.ravel()
 _ENDS_FLAT = rules.ENDS.ravel()
@@ -141,8 +143,15 @@ class AuctionState:
         return self.history[t, :self.length[t]].tolist()
 
     def auction(self, t: int) -> Auction:
-        """Table ``t``'s auction as a scalar :class:`~bidlab.bridge.Auction`."""
-        return Auction(Seat(int(self.dealer[t])), self.calls(t))
+        """Table ``t``'s auction as a scalar :class:`~bidlab.bridge.Auction` (built from the
+        row's rules state, without replaying the calls)."""
+        calls = self.calls(t)
+        dealer = int(self.dealer[t])
+        bids = [i for i, c in enumerate(calls) if c >= 3]
+        last_bidder = (dealer + bids[-1]) % 4 if bids else None
+        namer = self.namer[t, :10].tolist()
+        first = {(k // 5, _STRAINS[k % 5]): _SEATS[s] for k, s in enumerate(namer) if s >= 0}
+        return Auction.from_rules_state(dealer, calls, int(self.code[t]), last_bidder, first)
 
 
 # -- construction -----------------------------------------------------------------------------

@@ -111,12 +111,16 @@ def test_array_state_agrees_with_the_scalar_auction_call_by_call(seed, dealer):
     while not auction.is_over:
         assert state.legal[0].tolist() == auction.legal_mask()
         assert int(state.to_act[0]) == int(auction.to_act)
+        rebuilt = state.auction(0)  # from the row's rules state, without replaying
+        assert (rebuilt, rebuilt.last_bid, rebuilt.last_bidder, rebuilt.doubled, rebuilt.declarer) == \
+            (auction, auction.last_bid, auction.last_bidder, auction.doubled, auction.declarer)
         legal = np.flatnonzero(state.legal[0])
         # favour passes so that auctions get long and reach doubles and redoubles
         call = 0 if rng.random() < 0.4 else int(rng.choice(legal))
         state = st.step(state, np.array([call]))
         auction = auction.with_call(call)
     assert state.done[0] and not state.legal[0].any()
+    assert state.auction(0).contract == auction.contract
     c, ref = st.contracts(state), auction.contract
     if ref is None:
         assert c.level[0] == 0 and c.declarer[0] == -1
