@@ -150,10 +150,9 @@ def play(
     seed: int = typer.Option(None, help="Seed for the deals (random if omitted)."),
 ) -> None:
     """Play a game of Spades in the terminal: you sit South, partner North, bots East and West."""
-    from bidlab.spades.bidders import make_bidder
     from bidlab.spades.game import play_game
     from bidlab.spades.human import HumanBidderPlayer
-    from bidlab.spades.players import make_player
+    from bidlab.spades.registry import make_bidder, make_player
 
     try:
         rules = _rules(goal, lose, False, 0, False, "left_of_dealer")

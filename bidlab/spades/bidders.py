@@ -4,8 +4,8 @@ Cohensius et al. 2020, Sec. 5.1 and App. F. A bidder sees a :class:`BidView` (it
 the bids made before it this round in order, the game score) and returns a bid 0..13
 (0 = nil). When the rules allow blind nil and its side trails by the margin, it is first
 asked :meth:`Bidder.blind_nil` with a view whose ``hand`` is 0 (not yet looked at).
-The BIS bidder plugs in by implementing the same two methods and registering a factory
-with :func:`register_bidder`.
+The BIS bidder (:mod:`bidlab.spades.bis`) implements the same two methods; bidders are
+made by name in :mod:`bidlab.spades.registry`.
 
 Where the paper leaves a detail open we chose as follows (and say so below):
 
@@ -24,12 +24,10 @@ Where the paper leaves a detail open we chose as follows (and say so below):
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from bidlab.cards import Hand
-from bidlab.spades.errors import TournamentError
 from bidlab.spades.rules import Rules
 
 RANK_5, RANK_8, RANK_T = 3, 6, 8
@@ -232,27 +230,3 @@ class RBBidder(BidderBase):
         if naive_nil(view.hand, view.partner_bid):
             return 0
         return _regular(self.regular(view.hand))
-
-
-_REGISTRY: dict[str, Callable[[int], Bidder]] = {
-    "io": lambda seed: IOBidder(),
-    "ms": lambda seed: MSBidder(),
-    "rb": lambda seed: RBBidder(),
-}
-
-
-def register_bidder(name: str, factory: Callable[[int], Bidder]) -> None:
-    """Make ``name`` available to :func:`make_bidder` (and the tournament CLI); ``factory(seed)``."""
-    _REGISTRY[name.lower()] = factory
-
-
-def bidder_names() -> list[str]:
-    return sorted(_REGISTRY)
-
-
-def make_bidder(name: str, seed: int = 0) -> Bidder:
-    try:
-        factory = _REGISTRY[name.strip().lower()]
-    except KeyError:
-        raise TournamentError(f"unknown bidder {name!r}; known: {', '.join(bidder_names())}") from None
-    return factory(seed)

@@ -23,10 +23,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bidlab.spades.engine import SUIT_MASKS, PlayView, RoundState
-from bidlab.spades.errors import SpadesError, TournamentError
+from bidlab.spades.errors import SpadesError
 from bidlab.spades.players import StrongRulePlayer, default_exchange
 from bidlab.spades.rules import score_round
 
@@ -350,38 +350,3 @@ class ISMCTSPlayer:
             if legal >> c & 1 and ch.visits > best_visits:
                 best_card, best_visits = c, ch.visits
         return best_card
-
-
-def make_search_player(spec: str, seed: int = 0) -> ISMCTSPlayer:
-    """``ismcts``, ``ismcts:500`` (iterations), ``ismcts:2s`` (time), ``uct5``, ``uct5:300``,
-    ``ismcts-random:200`` (random rollouts)."""
-    name = spec.strip().lower()
-    base, _, arg = name.partition(":")
-    rollout = "greedy"
-    if base.endswith("-random"):
-        base, rollout = base[: -len("-random")], "random"
-    cfg = replace(ISMCTSConfig.cpu(), rollout=rollout)
-    if base == "ismcts":
-        pass
-    elif base.startswith("uct") and base[3:].isdigit():
-        try:
-            cfg = replace(cfg, uct_tricks=int(base[3:]))
-        except SpadesError as e:
-            raise TournamentError(f"player {spec!r}: {e}") from None
-    else:
-        known = "wrp, srp, ismcts[:N|:Ts], uct<X>[:N|:Ts]"
-        raise TournamentError(f"unknown player {spec!r}; known: {known}")
-    if arg:
-        try:
-            if arg.endswith("s"):
-                cfg = replace(cfg, time_limit=float(arg[:-1]))
-            else:
-                cfg = replace(cfg, iterations=int(arg))
-        except ValueError:
-            raise TournamentError(f"bad budget {arg!r} in player {spec!r} (use e.g. :200 or :1.5s)") from None
-        except SpadesError as e:
-            raise TournamentError(f"player {spec!r}: {e}") from None
-    try:
-        return ISMCTSPlayer(cfg, seed)
-    except SpadesError as e:
-        raise TournamentError(f"player {spec!r}: {e}") from None

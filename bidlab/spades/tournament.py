@@ -24,10 +24,9 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from bidlab.fileio import write_json_atomic
-from bidlab.spades.bidders import make_bidder
 from bidlab.spades.errors import TournamentError
 from bidlab.spades.game import play_game
-from bidlab.spades.players import make_player
+from bidlab.spades.registry import make_bidder, make_player
 from bidlab.spades.rules import Rules
 
 FORMAT_VERSION = 1

@@ -18,9 +18,9 @@ from bidlab.spades.players import (
     WeakRulePlayer,
     cheapest_equivalent,
     default_exchange,
-    make_player,
     sure_takes,
 )
+from bidlab.spades.registry import make_player
 from bidlab.spades.rules import Rules
 
 
