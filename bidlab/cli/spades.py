@@ -122,6 +122,130 @@ def tournament(
 
 
 @app.command()
+def tables(
+    write: bool = typer.Option(
+        False, help="Also compute the nil (cnil) table of every suit holding and write it into the package."
+    ),
+) -> None:
+    """Print the side-suit probability tables (Table 1, App. A's Tables 5-6), computed exactly,
+    beside the paper's Monte Carlo values; z = (exact - paper) / the paper's Monte Carlo SE."""
+    from bidlab.spades.tables import PAPER_DEALS, PAPER_TABLES, side_suit_table
+
+    titles = {2: "Table 1: two opponents may ruff", 1: "Table 5: one opponent may ruff (an opponent bid nil)",
+              3: "Table 6: three opponents may ruff (cutthroat)"}  # fmt: skip
+    for opponents in (2, 1, 3):
+        exact = side_suit_table(opponents)
+        paper = PAPER_TABLES[opponents]
+        t = Table(title=titles[opponents] + "   (exact  paper  z)")
+        t.add_column("cards", justify="right")
+        for j in range(3):
+            t.add_column(f"> {j} of the suit", justify="right", no_wrap=True)
+        for k, row in enumerate(paper):
+            cells = [str(k)]
+            for j in range(3):
+                e, p = exact[k][j], row[j]
+                se = (e * (1 - e) / PAPER_DEALS) ** 0.5
+                z = (e - p) / se if se > 0 else 0.0
+                shown = f"({e:.4f})" if k <= j else f" {e:.4f} "
+                cells.append(f"{shown} {p:.3f} {z:+5.1f}")
+            t.add_row(*cells)
+        console.print(t)
+    console.print("(parentheses: the card lacks blockers and is worth 0 as a high card; the entry is a ruff's value)")
+    if write:
+        from bidlab.fileio import write_json_atomic
+        from bidlab.spades.tables import CNIL_FILE, compute_cnil_table
+
+        with Progress(TextColumn("[bold]cnil"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console) as prog:  # fmt: skip
+            task = prog.add_task("cnil", total=None)
+            table = compute_cnil_table(lambda i, n: prog.update(task, completed=i, total=n))
+        write_json_atomic(CNIL_FILE, {"what": "Pr(cnil(suit) | holding), Cohensius et al. 2020 Sec. 4.2; "
+                                      "key: S/X (spades/side suit):lowest three ranks (0 = deuce)/length",
+                                      "cnil": table})  # fmt: skip
+        console.print(f"wrote {len(table)} cnil entries to {CNIL_FILE}")
+
+
+def _parse_bids(text: str) -> tuple[int, ...]:
+    from bidlab.spades.errors import SpadesError
+
+    if not text.strip():
+        return ()
+    out = []
+    for part in text.split(","):
+        p = part.strip().lower()
+        if p == "nil":
+            p = "0"
+        if not p.isdigit() or not 0 <= int(p) <= 13:
+            raise SpadesError(f"--bids: {part.strip()!r} is not a bid (0..13 or nil)")
+        out.append(int(p))
+    if len(out) > 3:
+        raise SpadesError(f"--bids: at most 3 earlier bids, got {len(out)}")
+    return tuple(out)
+
+
+@app.command()
+def bid(
+    hand: str = typer.Argument(..., help='13 cards, PBN order S.H.D.C, e.g. "AKJ62.AQ.Q.K9543".'),
+    bids: str = typer.Option("", help="Bids made before this one this round, in order (e.g. 3,nil); "
+                             "the position is their count."),  # fmt: skip
+    position: int = typer.Option(None, min=0, max=3, help="Bidding position 0-3 (must match --bids)."),
+    score: str = typer.Option("0,0", help="Scores 'ours,theirs' before this round (end-of-game rules)."),
+    bags: str = typer.Option("0,0", help="Bags 'ours,theirs'."),
+    goal: int = typer.Option(200, help="Winning goal (paper: 200)."),
+    lose: int = typer.Option(-100, help="Losing goal."),
+    blind_nil: bool = typer.Option(False, help="The rules allow blind nil (when trailing by 100)."),
+    variant: str = typer.Option("bis", help="bis or an ablation: bis-nonil, bis-noend, bis-noconv, bis-1curve, "
+                                "bis-threshold."),  # fmt: skip
+) -> None:
+    """Print BIS's bid for a hand and why: the takes card by card, the nil value suit by
+    suit, nilProb against the threshold, and any end-of-game or convention change."""
+    from bidlab.cards import Hand
+    from bidlab.spades.bidders import BidView
+    from bidlab.spades.errors import SpadesError
+    from bidlab.spades.registry import make_bidder
+
+    try:
+        h = Hand.parse(hand)
+        if len(h) != 13:
+            raise SpadesError(f"a Spades hand has 13 cards, {hand!r} has {len(h)}")
+        prev = _parse_bids(bids)
+        if position is not None and position != len(prev):
+            raise SpadesError(f"--position {position} needs {position} earlier bids in --bids, got {len(prev)}")
+        ours, theirs = _two_ints(score, "--score")
+        our_bags, their_bags = _two_ints(bags, "--bags")
+        rules = _rules(goal, lose, blind_nil, 0, False, "left_of_dealer")
+        bidder = make_bidder(variant)
+        if not hasattr(bidder, "decide"):
+            raise SpadesError(f"--variant {variant!r} is not a BIS variant")
+        seat = 2
+        view = BidView(seat=seat, hand=h.mask, dealer=(seat - len(prev) - 1) % 4, prev_bids=prev,
+                       prev_blind=(False,) * len(prev), rules=rules, our_score=ours, their_score=theirs,
+                       our_bags=our_bags, their_bags=their_bags)  # fmt: skip
+        if rules.blind_nil_allowed(ours, theirs) and bidder.blind_nil(
+            BidView(seat=seat, hand=0, dealer=view.dealer, prev_bids=prev, prev_blind=view.prev_blind,
+                    rules=rules, our_score=ours, their_score=theirs, our_bags=our_bags, their_bags=their_bags)
+        ):  # fmt: skip
+            console.print("blind nil (App. G.2-G.3: partner's Big 6 or a desperate score)")
+            return
+        console.print(f"hand {h.to_symbols()}   earlier bids: {', '.join('nil' if b == 0 else str(b) for b in prev) or '-'}")
+        console.print(bidder.decide(view).explain(), markup=False)
+    except BidlabError as e:
+        console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(2) from None
+
+
+def _two_ints(text: str, what: str) -> tuple[int, int]:
+    from bidlab.spades.errors import SpadesError
+
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        a, b = (int(p) for p in parts)
+    except ValueError:
+        raise SpadesError(f"{what}: give two integers 'ours,theirs', got {text!r}") from None
+    return a, b
+
+
+@app.command()
 def summary(path: Path = typer.Argument(..., help="A tournament results JSON.")) -> None:
     """Print the summary of a (possibly unfinished) tournament results file."""
     from bidlab.spades.tournament import summarize

@@ -42,7 +42,7 @@ from itertools import combinations
 from bidlab.spades.bidders import BidderBase, BidView
 from bidlab.spades.engine import RANK_CHARS
 from bidlab.spades.success import IdentityCurves, SuccessCurves
-from bidlab.spades.tables import cnil, more_than
+from bidlab.spades.tables import cnil_lookup, more_than
 
 ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
@@ -126,11 +126,6 @@ def shipped_curves() -> SuccessCurves:
 @lru_cache(maxsize=None)
 def _more_than(k: int, j: int, opponents: int) -> float:
     return float(more_than(k, j, opponents))
-
-
-@lru_cache(maxsize=None)
-def _cnil(ranks: tuple[int, ...], spades: bool) -> float:
-    return cnil(ranks, spades)
 
 
 def suit_ranks(hand: int, suit: int) -> tuple[int, ...]:
@@ -256,7 +251,7 @@ class BISBidder(BidderBase):
             if s == 3 and spade_covered:
                 # Partner's Big 5 promises the A or K of spades: our K and Q are covered.
                 shown = tuple(r for r in ranks if r not in (KING, QUEEN))
-            p = _cnil(shown, s == 3)
+            p = cnil_lookup(shown, s == 3)
             d.nil_suits.append((SUIT_NAMES[s], holding_str(ranks), p))
             value *= p
         if void:

@@ -31,10 +31,14 @@ Hands: index 0 and 1 are the opponents, 2 is partner.
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from functools import lru_cache
-from itertools import product
+from itertools import combinations, product
 from math import comb, factorial
+from pathlib import Path
+
+from bidlab.spades.errors import SpadesError
 
 #: The paper's printed tables (Monte Carlo, 100K deals each), for comparison only.
 PAPER_TABLE_1: tuple[tuple[float, float, float], ...] = (
@@ -108,7 +112,13 @@ def _compositions(n: int) -> list[tuple[int, int, int]]:
 
 
 @lru_cache(maxsize=None)
-def _set_probability(low: tuple[int, ...], length: int, spades: bool) -> Fraction:
+def _split_weight(k: int, counts: tuple[int, int, int]) -> float:
+    """Pr(one given assignment of the unseen suit cards giving the hands ``counts`` cards)."""
+    return _fill_ways(counts, k) / _HANDS_TOTAL
+
+
+@lru_cache(maxsize=None)
+def _set_probability(low: tuple[int, ...], length: int, spades: bool) -> float:
     """Pr(a nil is set in this suit) for our lowest (up to three) ranks ``low`` and suit length."""
     ours_above = length - len(low)  # our cards above the third lowest (not dangerous)
     edges = (-1, *low, 13)
@@ -121,7 +131,7 @@ def _set_probability(low: tuple[int, ...], length: int, spades: bool) -> Fractio
         bands.append(size)
     k = length
     rounds = len(low)
-    total = Fraction(0)
+    total = 0.0
     for split in product(*(_compositions(n) for n in bands)):
         ways = 1
         for n, (a, b, _) in zip(bands, split):
@@ -142,7 +152,7 @@ def _set_probability(low: tuple[int, ...], length: int, spades: bool) -> Fractio
                 set_here = True
                 break
         if set_here:
-            total += Fraction(ways * _fill_ways(counts, k), _HANDS_TOTAL)  # type: ignore[arg-type]
+            total += ways * _split_weight(k, counts)  # type: ignore[arg-type]
     return total
 
 
@@ -155,4 +165,62 @@ def cnil(ranks: tuple[int, ...] | list[int], spades: bool = False) -> float:
         return 1.0
     if spades and len(ranks) >= 4:
         return 0.0
-    return float(1 - _set_probability(ranks[:3], len(ranks), spades))
+    # Float sums of ~1e4 terms: round away the last bits so certain events come out exact.
+    return round(max(0.0, 1.0 - _set_probability(ranks[:3], len(ranks), spades)), 12)
+
+
+# -- the cnil table shipped with bidlab --------------------------------------------------
+#
+# Summing one entry takes up to ~0.1 s and a tournament worker would need most of the 1,469
+# entries, so the whole table is computed once by ``bidlab spades tables --write`` and
+# shipped as JSON; tests recompute a sample of it.
+
+CNIL_FILE = Path(__file__).resolve().parents[1] / "data" / "spades" / "cnil.json"
+
+
+def cnil_key(ranks: tuple[int, ...], spades: bool) -> str:
+    """``"S:0,4,9/5"``: suit kind, our lowest three ranks, our length in the suit."""
+    ranks = tuple(sorted(ranks))
+    return f"{'S' if spades else 'X'}:{','.join(map(str, ranks[:3]))}/{len(ranks)}"
+
+
+def all_cnil_holdings() -> list[tuple[tuple[int, ...], bool]]:
+    """One holding per table entry: every (lowest three, length) of a side suit, spades up to 3."""
+    out = []
+    for spades in (False, True):
+        for length in range(1, 4 if spades else 14):
+            seen = set()
+            for combo in combinations(range(13), length):
+                key = cnil_key(combo, spades)
+                if key not in seen:
+                    seen.add(key)
+                    out.append((combo, spades))
+    return out
+
+
+def compute_cnil_table(progress=None) -> dict[str, float]:
+    holdings = all_cnil_holdings()
+    table = {}
+    for i, (ranks, spades) in enumerate(holdings):
+        table[cnil_key(ranks, spades)] = cnil(ranks, spades)
+        if progress:
+            progress(i + 1, len(holdings))
+    return table
+
+
+@lru_cache(maxsize=1)
+def shipped_cnil_table() -> dict[str, float]:
+    try:
+        data = json.loads(CNIL_FILE.read_text())
+        return {k: float(v) for k, v in data["cnil"].items()}
+    except (OSError, json.JSONDecodeError, KeyError) as e:
+        raise SpadesError(f"{CNIL_FILE}: no cnil table ({e}); run `bidlab spades tables --write`") from None
+
+
+def cnil_lookup(ranks: tuple[int, ...], spades: bool) -> float:
+    """:func:`cnil` from the shipped table (void suits 1, four or more spades 0)."""
+    if not ranks:
+        return 1.0
+    if spades and len(ranks) >= 4:
+        return 0.0
+    return shipped_cnil_table()[cnil_key(ranks, spades)]
