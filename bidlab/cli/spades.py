@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from pathlib import Path
@@ -96,7 +97,10 @@ def tournament(
         rules = _rules(goal, lose, blind_nil, exchange, failed_nil_counts, first_lead)
         cfg = TournamentConfig(ba, bb, pa, pb, games=games, seed=seed, rules=rules.to_dict())
         if out is None:
-            out = Path("results/spades") / f"{ba}+{pa}_vs_{bb}+{pb}_g{goal}_s{seed}.json".replace(":", "-")
+            # Every setting is in the name (a hash of the ones not spelled out), so two different
+            # tournaments never share a default file.
+            digest = hashlib.sha1(json.dumps(cfg.identity(), sort_keys=True).encode()).hexdigest()[:8]
+            out = Path("results/spades") / f"{ba}+{pa}_vs_{bb}+{pb}_g{goal}_s{seed}_{digest}.json".replace(":", "-")
         console.print(f"side A: {ba} bidding + {pa} play   side B: {bb} bidding + {pb} play   -> {out}")
         with Progress(
             TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
@@ -243,6 +247,39 @@ def _two_ints(text: str, what: str) -> tuple[int, int]:
     except ValueError:
         raise SpadesError(f"{what}: give two integers 'ours,theirs', got {text!r}") from None
     return a, b
+
+
+@app.command("fit-curves")
+def fit_curves(
+    rounds: int = typer.Option(60_000, min=100, help="Simulated rounds (each gives about one nil bid)."),
+    seed: int = typer.Option(0, min=0, help="Seed of the deals and the exploration."),
+    out: Path = typer.Option(None, help="Where to write the curves. Default: the file shipped in the package."),
+    data: Path = typer.Option(None, help="Folder of the simulated samples (resumed). Default: results/spades/nil_rounds_s<seed>."),
+) -> None:
+    """Fit BIS's success curves (Sec. 4.3) by logistic regression on simulated nil rounds."""
+    from bidlab.spades.fit_curves import fit_and_write
+    from bidlab.spades.success import SHIPPED
+
+    out = out or SHIPPED
+    data = data or Path("results/spades") / f"nil_rounds_s{seed}"
+    try:
+        with Progress(TextColumn("[bold]rounds"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      TimeRemainingColumn(), console=console) as prog:  # fmt: skip
+            task = prog.add_task("rounds", total=rounds)
+            model = fit_and_write(rounds, seed, out, data, lambda i, n: prog.update(task, completed=i))
+    except KeyboardInterrupt:
+        console.print(f"[yellow]stopped; finished chunks are in {data}; run again to resume[/yellow]")
+        raise typer.Exit(130) from None
+    except (BidlabError, OSError) as e:
+        console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(2) from None
+    meta = model["meta"]
+    console.print(f"{meta['samples']} nil bids, {100 * meta['success_rate']:.1f}% made; held-out log-loss "
+                  + ", ".join(f"{k} {v:.4f}" for k, v in meta["held_out_log_loss"].items()))  # fmt: skip
+    for name, c in zip(model["full"]["features"], model["full"]["coef"]):
+        console.print(f"  {name:<26} {c:+.4f}")
+    console.print(f"  {'intercept':<26} {model['full']['intercept']:+.4f}")
+    console.print(f"wrote {out}")
 
 
 @app.command()
