@@ -282,6 +282,34 @@ def fit_curves(
     console.print(f"wrote {out}")
 
 
+@app.command("fit-rb")
+def fit_rb(
+    rounds: int = typer.Option(20_000, min=100, help="Simulated rounds to measure the card values on."),
+    seed: int = typer.Option(0, min=0, help="Seed of the deals."),
+) -> None:
+    """Measure RB's per-card values (Sec. 5.1): average tricks won by a card of each rank and
+    suit length in simulated SRP rounds; writes the table shipped with the package."""
+    from bidlab.fileio import write_json_atomic
+    from bidlab.spades.bidders import RB_VALUES_FILE
+    from bidlab.spades.fit_curves import measure_card_values, rb_values_table
+
+    with console.status(f"playing {rounds} rounds"):
+        won, seen = measure_card_values(rounds, seed)
+    table = rb_values_table(won, seen)
+    table.update({"rounds": rounds, "seed": seed})
+    write_json_atomic(RB_VALUES_FILE, table)
+    t = Table(title="RB card values by suit length (side suits | spades)")
+    t.add_column("rank")
+    for n in range(1, 8):
+        t.add_column(f"len {n}", justify="right")
+    for kind in ("side", "spades"):
+        for r in (12, 11, 10, 9, 8, 4):
+            t.add_row(f"{'SHDC'[0] if kind == 'spades' else 'x'}{'23456789TJQKA'[r]}",
+                      *(f"{table[kind][r][n]:.2f}" for n in range(1, 8)))  # fmt: skip
+    console.print(t)
+    console.print(f"wrote {RB_VALUES_FILE}")
+
+
 @app.command()
 def summary(path: Path = typer.Argument(..., help="A tournament results JSON.")) -> None:
     """Print the summary of a (possibly unfinished) tournament results file."""

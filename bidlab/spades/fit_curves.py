@@ -155,3 +155,87 @@ def fit_and_write(n_rounds: int, seed: int, out: Path, chunk_dir: Path, progress
     model["meta"].update({"rounds": n_rounds, "seed": seed})
     write_json_atomic(out, model)
     return model
+
+
+# -- RB's per-card values (Sec. 5.1, App. F.2) ---------------------------------------------
+
+
+def trick_winners(plays: list[int] | tuple[int, ...]) -> list[int]:
+    """The winning card of each trick of a finished round's plays."""
+    out = []
+    for t in range(0, len(plays), 4):
+        trick = plays[t : t + 4]
+        led = trick[0] // 13
+        spades = [c for c in trick if c // 13 == 3]
+        out.append(max(spades) if spades else max(c for c in trick if c // 13 == led))
+    return out
+
+
+def measure_card_values(n_rounds: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Tricks won and cards seen per (spades?, rank, suit length): sums and counts, [2, 13, 14].
+
+    The paper gives RB's form - "a sum of values of each card in hand; each card has a value
+    that depends on the number of cards from that suit" - but not its table. We measure the
+    table: the average number of tricks a card of that rank and suit length wins in rounds
+    bid by RB's published nil rule and the old reconstruction and played by SRP (cards of nil
+    bidders are left out: they try to lose).
+    """
+    from bidlab.spades.bidders import RBBidder
+
+    rng = random.Random(seed)
+    rules = Rules.paper()
+    bidder = RBBidder(values=None)  # the first reconstruction bids the measuring rounds
+    player = StrongRulePlayer()
+    won = np.zeros((2, 13, 14))
+    seen = np.zeros((2, 13, 14))
+    for _ in range(n_rounds):
+        hands = deal_hands(rng)
+        dealer = rng.randrange(4)
+        first = (dealer + 1) % 4
+        bids: list[int] = []
+        for i in range(4):
+            seat = (first + i) % 4
+            view = BidView(seat=seat, hand=hands[seat], dealer=dealer, prev_bids=tuple(bids),
+                           prev_blind=(False,) * i, rules=rules)  # fmt: skip
+            bids.append(bidder.bid(view))
+        by_seat = [0] * 4
+        for i in range(4):
+            by_seat[(first + i) % 4] = bids[i]
+        state = RoundState(rules, list(hands), dealer, tuple(by_seat))  # type: ignore[arg-type]
+        while state.n_played < 52:
+            legal = state.legal_mask()
+            card = legal.bit_length() - 1 if legal & (legal - 1) == 0 else player.play(state.view(state.to_play))
+            state.play(card)
+        winners = set(trick_winners(state.plays))
+        for seat in range(4):
+            if by_seat[seat] == 0:
+                continue
+            hand = hands[seat]
+            for s in range(4):
+                m = hand >> (13 * s) & 0x1FFF
+                n = m.bit_count()
+                for r in range(13):
+                    if m >> r & 1:
+                        seen[int(s == 3), r, n] += 1
+                        won[int(s == 3), r, n] += (13 * s + r) in winners
+    return won, seen
+
+
+def rb_values_table(won: np.ndarray, seen: np.ndarray, min_cards: int = 200) -> dict:
+    """Average tricks per card; cells seen fewer than ``min_cards`` times borrow the nearest
+    shorter length's value (long suits are rare), and a cell is 0 when that is all there is."""
+    values = np.zeros((2, 13, 14))
+    for kind in range(2):
+        for r in range(13):
+            last = 0.0
+            for n in range(1, 14):
+                if seen[kind, r, n] >= min_cards:
+                    last = won[kind, r, n] / seen[kind, r, n]
+                values[kind, r, n] = last
+    return {
+        "what": "RB per-card values (Cohensius et al. 2020, Sec. 5.1): average tricks won by a card of "
+        "rank r (0 = deuce) in a suit of length n, side suits and spades; measured by bidlab spades fit-rb",
+        "side": np.round(values[0], 4).tolist(),
+        "spades": np.round(values[1], 4).tolist(),
+        "cards_seen": seen.astype(int).tolist(),
+    }

@@ -5,7 +5,7 @@ This module sits above :mod:`~bidlab.spades.bidders`, :mod:`~bidlab.spades.bis`,
 none of those needs to import another to build a player or bidder by name (the search
 player uses SRP for the early tricks of UCT(X); the registry is what knows every module).
 
-Bidder specs: ``io``, ``ms``, ``rb``, ``bis`` and the BIS ablations ``bis-nonil``,
+Bidder specs: ``io``, ``ms``, ``rb`` (``rb-v1``: its first reconstruction), ``bis`` and the BIS ablations ``bis-nonil``,
 ``bis-noend``, ``bis-noconv``, ``bis-1curve``, ``bis-threshold`` (Table 4; see
 :data:`BIS_VARIANTS`). Player specs: ``wrp``, ``srp``, ``ismcts[:N|:Ts]``, ``uct<X>[:N|:Ts]``,
 ``ismcts-random[:N]``.
@@ -36,6 +36,7 @@ _BIDDERS: dict[str, Callable[[int], Bidder]] = {
     "io": lambda seed: IOBidder(),
     "ms": lambda seed: MSBidder(),
     "rb": lambda seed: RBBidder(),
+    "rb-v1": lambda seed: RBBidder(values=None),  # the first reconstruction, for comparison
 }
 for _name, _changes in BIS_VARIANTS.items():
     _BIDDERS[_name] = lambda seed, _n=_name, _c=_changes: BISBidder(replace(BISConfig(), **_c), name=_n)
