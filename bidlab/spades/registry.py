@@ -37,6 +37,7 @@ _BIDDERS: dict[str, Callable[[int], Bidder]] = {
     "ms": lambda seed: MSBidder(),
     "rb": lambda seed: RBBidder(),
     "rb-v1": lambda seed: RBBidder(values=None),  # the first reconstruction, for comparison
+    **{f"rb@{a}": (lambda seed, a=a: RBBidder(scale=a / 100)) for a in range(50, 101, 5)},
 }
 for _name, _changes in BIS_VARIANTS.items():
     _BIDDERS[_name] = lambda seed, _n=_name, _c=_changes: BISBidder(replace(BISConfig(), **_c), name=_n)
