@@ -36,7 +36,7 @@ are in :class:`BISConfig`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from bidlab.spades.bidders import BidderBase, BidView
@@ -126,7 +126,7 @@ def shipped_curves() -> SuccessCurves:
     return SuccessCurves.load()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _more_than(k: int, j: int, opponents: int) -> float:
     return float(more_than(k, j, opponents))
 

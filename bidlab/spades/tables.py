@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, product
 from math import comb, factorial
 from pathlib import Path
@@ -70,7 +70,7 @@ def _fill_ways(counts: tuple[int, int, int], k: int) -> int:
     return factorial(26 + k) // (factorial(13 - a) * factorial(13 - b) * factorial(13 - c))
 
 
-@lru_cache(maxsize=None)
+@cache
 def suit_split_probability(k: int, counts: tuple[int, int, int]) -> Fraction:
     """Pr(the three other hands hold ``counts`` cards of a suit of which we hold ``k``)."""
     n = 13 - k
@@ -81,7 +81,7 @@ def suit_split_probability(k: int, counts: tuple[int, int, int]) -> Fraction:
     return Fraction(ways * _fill_ways(counts, k), _HANDS_TOTAL)
 
 
-@lru_cache(maxsize=None)
+@cache
 def more_than(k: int, j: int, opponents: int = 2) -> Fraction:
     """Pr(each of ``opponents`` hands holds more than ``j`` cards of a suit of which we hold ``k``)."""
     if not 1 <= opponents <= 3:
@@ -111,13 +111,13 @@ def _compositions(n: int) -> list[tuple[int, int, int]]:
     return [(a, b, n - a - b) for a in range(n + 1) for b in range(n + 1 - a)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _split_weight(k: int, counts: tuple[int, int, int]) -> float:
     """Pr(one given assignment of the unseen suit cards giving the hands ``counts`` cards)."""
     return _fill_ways(counts, k) / _HANDS_TOTAL
 
 
-@lru_cache(maxsize=None)
+@cache
 def _set_probability(low: tuple[int, ...], length: int, spades: bool) -> float:
     """Pr(a nil is set in this suit) for our lowest (up to three) ranks ``low`` and suit length."""
     ours_above = length - len(low)  # our cards above the third lowest (not dangerous)

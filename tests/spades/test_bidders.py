@@ -8,9 +8,9 @@ import pytest
 
 from bidlab.cards import Hand
 from bidlab.spades.bidders import BidView, IOBidder, MSBidder, RBBidder, naive_nil
-from bidlab.spades.registry import make_bidder
 from bidlab.spades.errors import TournamentError
 from bidlab.spades.game import deal_hands
+from bidlab.spades.registry import make_bidder
 from bidlab.spades.rules import Rules
 
 
