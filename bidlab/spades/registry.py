@@ -84,12 +84,13 @@ def make_player(spec: str, seed: int = 0) -> Player:
 
 def make_search_player(spec: str, seed: int = 0) -> ISMCTSPlayer:
     """``ismcts``, ``ismcts:500`` (iterations), ``ismcts:2s`` (time), ``uct5``, ``uct5:300``,
-    ``ismcts-random:200`` (random rollouts)."""
+    ``ismcts-random:200`` (random rollouts), ``uct3-srp`` (SRP rollouts)."""
     name = spec.strip().lower()
     base, _, arg = name.partition(":")
     rollout = "greedy"
-    if base.endswith("-random"):
-        base, rollout = base[: -len("-random")], "random"
+    for kind in ("random", "srp"):
+        if base.endswith(f"-{kind}"):
+            base, rollout = base[: -len(kind) - 1], kind
     cfg = replace(ISMCTSConfig.cpu(), rollout=rollout)
     if base == "ismcts":
         pass
