@@ -79,7 +79,7 @@ def _random_states(seed: int, n: int):
     return out
 
 
-@pytest.mark.parametrize("name", ["wrp", "srp", "ismcts:20", "uct4:20"])
+@pytest.mark.parametrize("name", ["wrp", "srp", "ismcts:20", "uct4:20", "uct4-srp:20"])
 def test_players_always_play_legal_cards(name):
     for i, s in enumerate(_random_states(11, 60)):
         player = make_player(name, seed=i)
@@ -198,6 +198,7 @@ def test_player_specs():
     assert p.config.uct_tricks == 5 and p.config.iterations == 300
     assert make_player("ismcts:0.5s").config.time_limit == 0.5
     assert make_player("ismcts-random:10").config.rollout == "random"
+    assert make_player("uct3-srp:10").config.rollout == "srp"
     for bad in ("foo", "ismcts:abc", "uct20", "ismcts:0"):
         with pytest.raises(TournamentError):
             make_player(bad)
