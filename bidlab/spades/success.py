@@ -6,11 +6,11 @@ the tournament engine (:mod:`bidlab.spades.fit_curves`, ``bidlab spades fit-curv
 ship its coefficients as JSON (``bidlab/data/spades/success_curves.json``); evaluating the
 model for a sequence is the same as looking up its tabulated curve.
 
-Features (:func:`curve_features`): the nilValue; for each earlier bidder, seen from the agent
+Features (:func:`curve_features`): the nilValue and its logit; for each earlier bidder, seen from the agent
 (left-hand opponent, partner, right-hand opponent), whether it has bid, its bid, and whether
 it bid nil; the sum of the previous bids; and nilValue x partner's bid (a high partner's bid
 makes a shaky nil safer, Sec. 3). The "single success curve" ablation of Sec. 5.3.1 uses the
-nilValue alone.
+nilValue (and its logit) alone.
 """
 
 from __future__ import annotations
@@ -25,14 +25,24 @@ from bidlab.spades.errors import SpadesError
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "spades" / "success_curves.json"
 
 FEATURES: tuple[str, ...] = (
-    "nil_value",
+    "nil_value", "logit_nil_value",
     "lho_bid_known", "lho_bid", "lho_nil",
     "partner_bid_known", "partner_bid", "partner_nil",
     "rho_bid_known", "rho_bid", "rho_nil",
     "sum_prev_bids",
     "nil_value_x_partner_bid",
 )  # fmt: skip
-SINGLE_FEATURES: tuple[str, ...] = ("nil_value",)
+SINGLE_FEATURES: tuple[str, ...] = ("nil_value", "logit_nil_value")
+#: nilValue is clipped to [NV_EPS, 1 - NV_EPS] before its logit.
+NV_EPS = 1e-4
+
+
+def logit_nil_value(nil_value: float) -> float:
+    """A hand that cannot make nil (the A of spades: nilValue 0) must get a probability near 0;
+    a curve linear in the nilValue alone levels off at about 0.45 there (the simulated nils
+    with nilValue 0.02-0.05 succeed 46% of the time), so the logit is a feature too."""
+    p = min(1 - NV_EPS, max(NV_EPS, nil_value))
+    return math.log(p / (1 - p))
 
 
 def previous_by_relation(prev_bids: tuple[int, ...]) -> dict[str, int | None]:
@@ -48,9 +58,9 @@ def previous_by_relation(prev_bids: tuple[int, ...]) -> dict[str, int | None]:
 
 def curve_features(prev_bids: tuple[int, ...], nil_value: float, single: bool = False) -> list[float]:
     if single:
-        return [nil_value]
+        return [nil_value, logit_nil_value(nil_value)]
     rel = previous_by_relation(prev_bids)
-    out = [nil_value]
+    out = [nil_value, logit_nil_value(nil_value)]
     for who in ("lho", "partner", "rho"):
         b = rel[who]
         out += [float(b is not None), float(b or 0), float(b == 0)]
