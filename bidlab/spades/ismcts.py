@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from bidlab.spades.engine import SUIT_MASKS, PlayView, RoundState
 from bidlab.spades.errors import SpadesError
-from bidlab.spades.players import StrongRulePlayer, default_exchange
+from bidlab.spades.players import StrongRulePlayer, cheapest_equivalent, default_exchange
 from bidlab.spades.rules import score_round
 
 
@@ -51,6 +51,11 @@ class ISMCTSConfig:
     #: so a bag is worth 1 - 10 = -9 points instead of +1 (the round score alone ignores the
     #: penalty until the limit is crossed, which makes a search greedy for overtricks).
     bag_cost: bool = True
+    #: Play SRP's card unless the searched favourite beats it by this many standard errors of
+    #: the difference of their mean rewards (None: always the most visited card). With a small
+    #: budget the root's averages are mostly noise; anchoring keeps the rule player's choice
+    #: wherever the search has no clear evidence against it.
+    anchor: float | None = None
 
     def __post_init__(self):
         if self.iterations < 1:
@@ -74,12 +79,13 @@ class ISMCTSConfig:
 
 
 class _Node:
-    __slots__ = ("children", "visits", "total", "avail", "mover")
+    __slots__ = ("children", "visits", "total", "total_sq", "avail", "mover")
 
     def __init__(self, mover: int):
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.total = 0.0
+        self.total_sq = 0.0
         self.avail = 0
         self.mover = mover  # seat that played the move leading here
 
@@ -362,6 +368,7 @@ class ISMCTSPlayer:
             for nd in path[1:]:
                 nd.visits += 1
                 nd.total += gap if nd.mover & 1 == 0 else -gap
+            path[1].total_sq += gap * gap
         self.iterations_run += n_iter
         self.searches += 1
         legal = view.legal
@@ -369,4 +376,36 @@ class ISMCTSPlayer:
         for c, ch in root.children.items():
             if legal >> c & 1 and ch.visits > best_visits:
                 best_card, best_visits = c, ch.visits
+        if cfg.anchor is not None:
+            return self._anchored(view, root, best_card)
         return best_card
+
+    def _anchored(self, view: PlayView, root: _Node, best_card: int) -> int:
+        """SRP's card unless the search's favourite beats it by ``anchor`` standard errors."""
+        srp_card = self.srp.play(view)
+        rep = cheapest_equivalent(srp_card, view.hand, view.played)
+        ref = root.children.get(rep)
+        best = root.children.get(best_card)
+        if rep == best_card or ref is None or best is None or ref.visits < 2 or best.visits < 2:
+            return srp_card
+
+        def mean_var(nd: _Node) -> tuple[float, float]:
+            m = nd.total / nd.visits  # a root child's total is from the searching seat's side
+            return m, max(nd.total_sq / nd.visits - m * m, 0.0) / (nd.visits - 1)
+
+        mb, vb = mean_var(best)
+        mr, vr = mean_var(ref)
+        if mb - mr > self.config.anchor * math.sqrt(vb + vr):
+            return best_card
+        return srp_card if best is None or ref is None or rep == best_card else best_card
+
+        def mean_var(nd: _Node) -> tuple[float, float]:
+            m = nd.total / nd.visits
+            return m, max(nd.total_sq / nd.visits - m * m, 0.0) / (nd.visits - 1)
+
+        mb, vb = mean_var(best)
+        mr, vr = mean_var(ref)
+        sign = 1.0 if view.seat & 1 == 0 else -1.0  # node totals are from North-South's side
+        if sign * (mb - mr) > self.config.anchor * math.sqrt(vb + vr):
+            return best_card
+        return srp_card

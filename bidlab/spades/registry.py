@@ -84,14 +84,18 @@ def make_player(spec: str, seed: int = 0) -> Player:
 
 def make_search_player(spec: str, seed: int = 0) -> ISMCTSPlayer:
     """``ismcts``, ``ismcts:500`` (iterations), ``ismcts:2s`` (time), ``uct5``, ``uct5:300``,
-    ``ismcts-random:200`` (random rollouts), ``uct3-srp`` (SRP rollouts)."""
+    ``ismcts-random:200`` (random rollouts), ``uct3-srp`` (SRP rollouts), ``ismcts-srp-anchor``
+    (SRP's card unless the search beats it by 2 standard errors)."""
     name = spec.strip().lower()
     base, _, arg = name.partition(":")
     rollout = "greedy"
+    anchor = None
+    if base.endswith("-anchor"):
+        base, anchor = base[: -len("-anchor")], 2.0
     for kind in ("random", "srp"):
         if base.endswith(f"-{kind}"):
             base, rollout = base[: -len(kind) - 1], kind
-    cfg = replace(ISMCTSConfig.cpu(), rollout=rollout)
+    cfg = replace(ISMCTSConfig.cpu(), rollout=rollout, anchor=anchor)
     if base == "ismcts":
         pass
     elif base.startswith("uct") and base[3:].isdigit():
