@@ -397,15 +397,4 @@ class ISMCTSPlayer:
         mr, vr = mean_var(ref)
         if mb - mr > self.config.anchor * math.sqrt(vb + vr):
             return best_card
-        return srp_card if best is None or ref is None or rep == best_card else best_card
-
-        def mean_var(nd: _Node) -> tuple[float, float]:
-            m = nd.total / nd.visits
-            return m, max(nd.total_sq / nd.visits - m * m, 0.0) / (nd.visits - 1)
-
-        mb, vb = mean_var(best)
-        mr, vr = mean_var(ref)
-        sign = 1.0 if view.seat & 1 == 0 else -1.0  # node totals are from North-South's side
-        if sign * (mb - mr) > self.config.anchor * math.sqrt(vb + vr):
-            return best_card
         return srp_card
