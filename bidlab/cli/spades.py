@@ -70,7 +70,7 @@ def tournament(
         help="Playing module(s): one for all four seats, or 'A,B' per side. wrp, srp, ismcts[:ITER|:SECs], uct<X>[:ITER].",
     ),
     games: int = typer.Option(
-        200, min=1, help="Games to play (the paper used 10,000; issue runs use 2,000)."
+        200, min=1, help="Games to play (the paper used 10,000 per comparison)."
     ),
     goal: int = typer.Option(200, help="Winning goal (the paper's tournaments: 200; standard game: 500)."),
     lose: int = typer.Option(-100, help="Losing goal (paper: -100; standard: -200)."),
@@ -79,7 +79,7 @@ def tournament(
     failed_nil_counts: bool = typer.Option(False, help="A failed nil's tricks count toward partner's bid."),
     first_lead: str = typer.Option("left_of_dealer", help="left_of_dealer or two_of_clubs."),
     seed: int = typer.Option(0, help="Seed: the same seed and options give the same games."),
-    workers: int = typer.Option(2, min=1, help="Worker processes (this machine has 2 cores)."),
+    workers: int = typer.Option(2, min=1, help="Worker processes (at most one per CPU core helps)."),
     out: Path = typer.Option(
         None, help="Results JSON (resumed if it exists). Default: results/spades/<setup>.json."
     ),
