@@ -6,6 +6,7 @@ the browser test plays one whole round in headless Chromium by clicking, as a pe
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 from pathlib import Path
@@ -160,6 +161,6 @@ def test_a_round_in_a_real_browser(server, tmp_path):
         assert sum(tricks) == 13
         row = page.inner_text("[data-testid=rounds] tbody tr")
         assert row.split("\t")[2].split() == [str(t) for t in tricks]
-        page.screenshot(path=str(tmp_path / "spades.png"))
+        page.screenshot(path=os.environ.get("BIDLAB_SPADES_SCREENSHOT", str(tmp_path / "spades.png")), full_page=True)
         browser.close()
     assert errors == [], errors
