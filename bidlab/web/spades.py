@@ -22,7 +22,7 @@ import threading
 from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body
 from fastapi import Path as PathParam
@@ -38,6 +38,7 @@ from bidlab.spades.errors import SpadesError
 from bidlab.spades.game import deal_hands
 from bidlab.spades.registry import make_bidder, make_player
 from bidlab.spades.rules import Rules, game_winner
+from bidlab.web.models import ErrorOut
 
 STATIC = Path(str(resources.files("bidlab"))) / "web" / "static"
 SOUTH, NORTH = 2, 0
@@ -54,8 +55,9 @@ class SpadesWebError(BidlabError):
 
 
 class NewGameIn(BaseModel):
-    bots: str = Field("rb", max_length=40, description="Bidder of East and West (io, ms, rb, bis, ...).")
-    player: str = Field("srp", max_length=40, description="Playing module of the three bots (wrp, srp, uct3...).")
+    bots: Literal["rb", "ms", "io", "bis"] = Field("rb", description="Bidder of East and West.")
+    # Search players only with their small default budget: a request must not buy minutes of CPU.
+    player: Literal["srp", "wrp", "uct3-srp-anchor"] = Field("srp", description="Playing module of the three bots.")
     goal: int = Field(200, ge=10, le=1000, description="Winning goal (the paper's tournaments: 200).")
     seed: int | None = Field(None, ge=0, le=2**62, description="Seed of the deals (random if omitted).")
 
@@ -66,6 +68,44 @@ class BidIn(BaseModel):
 
 class CardIn(BaseModel):
     card: str = Field(..., max_length=8, description="A card like SA, H10, 7C.")
+
+
+class PlayedCardOut(BaseModel):
+    seat: str
+    card: str
+
+
+class RoundOut(BaseModel):
+    dealer: str
+    bids: list[int] = Field(description="N, E, S, W; 0 is nil.")
+    tricks: list[int]
+    points: list[int] = Field(description="North-South, East-West.")
+    scores: list[int]
+
+
+class SpadesGameOut(BaseModel):
+    id: str
+    phase: Literal["bidding", "play", "round_over", "over"]
+    dealer: str
+    scores: dict[str, int]
+    bags: dict[str, int]
+    goal: int
+    hand: list[str] = Field(description="Your (South's) cards.")
+    bids: dict[str, int | None]
+    bid_order: list[str]
+    your_turn_to_bid: bool
+    to_play: str | None
+    legal: list[str] = Field(description="The cards you may play now.")
+    trick: list[PlayedCardOut]
+    last_trick: list[PlayedCardOut]
+    tricks: dict[str, int]
+    partner_explanation: str = Field(description="Why BIS (North) bid what it bid (Alg. 1, step by step).")
+    rounds: list[RoundOut]
+    winner: str | None
+    players: dict[str, str]
+
+
+ERRORS = {code: {"model": ErrorOut} for code in (400, 404, 409, 413, 422)}
 
 
 class SpadesGame:
@@ -274,33 +314,38 @@ def spades_router(capacity: int = 200) -> APIRouter:
     def page():
         return FileResponse(STATIC / "spades.html", media_type="text/html")
 
-    @router.post("/api/spades/tables", status_code=201, summary="Start a Spades game with a BIS partner")
+    @router.post("/api/spades/tables", status_code=201, response_model=SpadesGameOut, responses=ERRORS,
+                 summary="Start a Spades game with a BIS partner")
     def new_game(req: Annotated[NewGameIn, Body()]):
         table_id, game = store.create(req)
         with game.lock:
             return game.to_json(table_id)
 
-    @router.get("/api/spades/tables/{table_id}", summary="A Spades game's state")
+    @router.get("/api/spades/tables/{table_id}", response_model=SpadesGameOut, responses=ERRORS,
+                summary="A Spades game's state")
     def get_game(table_id: TableId):
         game = store.get(table_id)
         with game.lock:
             return game.to_json(table_id)
 
-    @router.post("/api/spades/tables/{table_id}/bid", summary="Your bid; the bots bid and play until your turn")
+    @router.post("/api/spades/tables/{table_id}/bid", response_model=SpadesGameOut, responses=ERRORS,
+                 summary="Your bid; the bots bid and play until your turn")
     def bid(table_id: TableId, body: Annotated[BidIn, Body()]):
         game = store.get(table_id)
         with game.lock:
             game.bid(body.bid)
             return game.to_json(table_id)
 
-    @router.post("/api/spades/tables/{table_id}/play", summary="Play a card; the bots play until your turn")
+    @router.post("/api/spades/tables/{table_id}/play", response_model=SpadesGameOut, responses=ERRORS,
+                 summary="Play a card; the bots play until your turn")
     def play(table_id: TableId, body: Annotated[CardIn, Body()]):
         game = store.get(table_id)
         with game.lock:
             game.play(body.card)
             return game.to_json(table_id)
 
-    @router.post("/api/spades/tables/{table_id}/next", summary="Deal the next round")
+    @router.post("/api/spades/tables/{table_id}/next", response_model=SpadesGameOut, responses=ERRORS,
+                 summary="Deal the next round")
     def next_round(table_id: TableId):
         game = store.get(table_id)
         with game.lock:
