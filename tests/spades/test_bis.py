@@ -164,3 +164,14 @@ def test_cli_tables_prints_table_1():
     r = CliRunner().invoke(app, ["spades", "tables"])
     assert r.exit_code == 0
     assert "Table 1" in r.output and "0.6767" in r.output and "0.678" in r.output
+
+
+def test_a_hand_that_cannot_make_nil_gets_a_low_success_probability():
+    """The A of spades always takes a trick (nilValue 0). The first shipped curves, linear in the
+    nilValue, still gave such hands 45% and let the end-of-game "risky nil" (nilProb >= 0.5) fire."""
+    b = BISBidder(BISConfig(conventions=False, end_game=False))
+    rng = random.Random(4)
+    for _ in range(50):
+        prev = tuple(rng.randint(1, 8) for _ in range(rng.randint(0, 3)))
+        d = b.decide(view(h(FIG1), prev))
+        assert d.nil_value == 0.0 and d.nil_prob < 0.15, (prev, d.nil_prob)
