@@ -174,4 +174,5 @@ def test_a_hand_that_cannot_make_nil_gets_a_low_success_probability():
     for _ in range(50):
         prev = tuple(rng.randint(1, 8) for _ in range(rng.randint(0, 3)))
         d = b.decide(view(h(FIG1), prev))
-        assert d.nil_value == 0.0 and d.nil_prob < 0.15, (prev, d.nil_prob)
+        # Below every nil cut-off BIS uses (risky nil 0.5, after a Big 5 0.55, normally 0.625).
+        assert d.nil_value == 0.0 and d.nil_prob < 0.3, (prev, d.nil_prob)
