@@ -58,9 +58,8 @@ def openspiel_rounds(n: int, seed: int) -> float:
 
 
 def rule_rounds(player: str, n: int, seed: int) -> float:
-    from bidlab.spades.bidders import make_bidder
     from bidlab.spades.game import deal_hands, play_round
-    from bidlab.spades.players import make_player
+    from bidlab.spades.registry import make_bidder, make_player
     from bidlab.spades.rules import Rules
 
     rng = random.Random(seed)
@@ -74,9 +73,8 @@ def rule_rounds(player: str, n: int, seed: int) -> float:
 
 def search_rate(spec: str, n_rounds: int, seed: int) -> tuple[float, int]:
     """Seconds per search decision of ``spec`` playing North-South against WRP."""
-    from bidlab.spades.bidders import make_bidder
     from bidlab.spades.game import deal_hands, play_round
-    from bidlab.spades.players import make_player
+    from bidlab.spades.registry import make_bidder, make_player
     from bidlab.spades.rules import Rules
 
     rng = random.Random(seed)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from pathlib import Path
@@ -72,7 +73,7 @@ def tournament(
         help="Playing module(s): one for all four seats, or 'A,B' per side. wrp, srp, ismcts[:ITER|:SECs], uct<X>[:ITER].",
     ),
     games: int = typer.Option(
-        200, min=1, help="Games to play (the paper used 10,000; issue runs use 2,000)."
+        200, min=1, help="Games to play (the paper used 10,000 per comparison)."
     ),
     goal: int = typer.Option(200, help="Winning goal (the paper's tournaments: 200; standard game: 500)."),
     lose: int = typer.Option(-100, help="Losing goal (paper: -100; standard: -200)."),
@@ -99,7 +100,10 @@ def tournament(
         rules = _rules(goal, lose, blind_nil, exchange, failed_nil_counts, first_lead)
         cfg = TournamentConfig(ba, bb, pa, pb, games=games, seed=seed, rules=rules.to_dict())
         if out is None:
-            out = Path("results/spades") / f"{ba}+{pa}_vs_{bb}+{pb}_g{goal}_s{seed}.json".replace(":", "-")
+            # Every setting is in the name (a hash of the ones not spelled out), so two different
+            # tournaments never share a default file.
+            digest = hashlib.sha1(json.dumps(cfg.identity(), sort_keys=True).encode()).hexdigest()[:8]
+            out = Path("results/spades") / f"{ba}+{pa}_vs_{bb}+{pb}_g{goal}_s{seed}_{digest}.json".replace(":", "-")
         console.print(f"side A: {ba} bidding + {pa} play   side B: {bb} bidding + {pb} play   -> {out}")
         with Progress(
             TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
@@ -122,6 +126,191 @@ def tournament(
     except BidlabError as e:
         err_console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None
+
+
+@app.command()
+def tables(
+    write: bool = typer.Option(
+        False, help="Also compute the nil (cnil) table of every suit holding and write it into the package."
+    ),
+) -> None:
+    """Print the side-suit probability tables (Table 1, App. A's Tables 5-6), computed exactly,
+    beside the paper's Monte Carlo values; z = (exact - paper) / the paper's Monte Carlo SE."""
+    from bidlab.spades.tables import PAPER_DEALS, PAPER_TABLES, side_suit_table
+
+    titles = {2: "Table 1: two opponents may ruff", 1: "Table 5: one opponent may ruff (an opponent bid nil)",
+              3: "Table 6: three opponents may ruff (cutthroat)"}  # fmt: skip
+    for opponents in (2, 1, 3):
+        exact = side_suit_table(opponents)
+        paper = PAPER_TABLES[opponents]
+        t = Table(title=titles[opponents] + "   (exact  paper  z)")
+        t.add_column("cards", justify="right")
+        for j in range(3):
+            t.add_column(f"> {j} of the suit", justify="right", no_wrap=True)
+        for k, row in enumerate(paper):
+            cells = [str(k)]
+            for j in range(3):
+                e, p = exact[k][j], row[j]
+                se = (e * (1 - e) / PAPER_DEALS) ** 0.5
+                z = (e - p) / se if se > 0 else 0.0
+                shown = f"({e:.4f})" if k <= j else f" {e:.4f} "
+                cells.append(f"{shown} {p:.3f} {z:+5.1f}")
+            t.add_row(*cells)
+        console.print(t)
+    console.print("(parentheses: the card lacks blockers and is worth 0 as a high card; the entry is a ruff's value)")
+    if write:
+        from bidlab.fileio import write_json_atomic
+        from bidlab.spades.tables import CNIL_FILE, compute_cnil_table
+
+        with Progress(TextColumn("[bold]cnil"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console) as prog:  # fmt: skip
+            task = prog.add_task("cnil", total=None)
+            table = compute_cnil_table(lambda i, n: prog.update(task, completed=i, total=n))
+        write_json_atomic(CNIL_FILE, {"what": "Pr(cnil(suit) | holding), Cohensius et al. 2020 Sec. 4.2; "
+                                      "key: S/X (spades/side suit):lowest three ranks (0 = deuce)/length",
+                                      "cnil": table})  # fmt: skip
+        console.print(f"wrote {len(table)} cnil entries to {CNIL_FILE}")
+
+
+def _parse_bids(text: str) -> tuple[int, ...]:
+    from bidlab.spades.errors import SpadesError
+
+    if not text.strip():
+        return ()
+    out = []
+    for part in text.split(","):
+        p = part.strip().lower()
+        if p == "nil":
+            p = "0"
+        if not p.isdigit() or not 0 <= int(p) <= 13:
+            raise SpadesError(f"--bids: {part.strip()!r} is not a bid (0..13 or nil)")
+        out.append(int(p))
+    if len(out) > 3:
+        raise SpadesError(f"--bids: at most 3 earlier bids, got {len(out)}")
+    return tuple(out)
+
+
+@app.command()
+def bid(
+    hand: str = typer.Argument(..., help='13 cards, PBN order S.H.D.C, e.g. "AKJ62.AQ.Q.K9543".'),
+    bids: str = typer.Option("", help="Bids made before this one this round, in order (e.g. 3,nil); "
+                             "the position is their count."),  # fmt: skip
+    position: int = typer.Option(None, min=0, max=3, help="Bidding position 0-3 (must match --bids)."),
+    score: str = typer.Option("0,0", help="Scores 'ours,theirs' before this round (end-of-game rules)."),
+    bags: str = typer.Option("0,0", help="Bags 'ours,theirs'."),
+    goal: int = typer.Option(200, help="Winning goal (paper: 200)."),
+    lose: int = typer.Option(-100, help="Losing goal."),
+    blind_nil: bool = typer.Option(False, help="The rules allow blind nil (when trailing by 100)."),
+    variant: str = typer.Option("bis", help="bis or an ablation: bis-nonil, bis-noend, bis-noconv, bis-1curve, "
+                                "bis-threshold."),  # fmt: skip
+) -> None:
+    """Print BIS's bid for a hand and why: the takes card by card, the nil value suit by
+    suit, nilProb against the threshold, and any end-of-game or convention change."""
+    from bidlab.cards import Hand
+    from bidlab.spades.bidders import BidView
+    from bidlab.spades.errors import SpadesError
+    from bidlab.spades.registry import make_bidder
+
+    try:
+        h = Hand.parse(hand)
+        if len(h) != 13:
+            raise SpadesError(f"a Spades hand has 13 cards, {hand!r} has {len(h)}")
+        prev = _parse_bids(bids)
+        if position is not None and position != len(prev):
+            raise SpadesError(f"--position {position} needs {position} earlier bids in --bids, got {len(prev)}")
+        ours, theirs = _two_ints(score, "--score")
+        our_bags, their_bags = _two_ints(bags, "--bags")
+        rules = _rules(goal, lose, blind_nil, 0, False, "left_of_dealer")
+        bidder = make_bidder(variant)
+        if not hasattr(bidder, "decide"):
+            raise SpadesError(f"--variant {variant!r} is not a BIS variant")
+        seat = 2
+        view = BidView(seat=seat, hand=h.mask, dealer=(seat - len(prev) - 1) % 4, prev_bids=prev,
+                       prev_blind=(False,) * len(prev), rules=rules, our_score=ours, their_score=theirs,
+                       our_bags=our_bags, their_bags=their_bags)  # fmt: skip
+        if rules.blind_nil_allowed(ours, theirs) and bidder.blind_nil(
+            BidView(seat=seat, hand=0, dealer=view.dealer, prev_bids=prev, prev_blind=view.prev_blind,
+                    rules=rules, our_score=ours, their_score=theirs, our_bags=our_bags, their_bags=their_bags)
+        ):  # fmt: skip
+            console.print("blind nil (App. G.2-G.3: partner's Big 6 or a desperate score)")
+            return
+        console.print(f"hand {h.to_symbols()}   earlier bids: {', '.join('nil' if b == 0 else str(b) for b in prev) or '-'}")
+        console.print(bidder.decide(view).explain(), markup=False)
+    except BidlabError as e:
+        console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(2) from None
+
+
+def _two_ints(text: str, what: str) -> tuple[int, int]:
+    from bidlab.spades.errors import SpadesError
+
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        a, b = (int(p) for p in parts)
+    except ValueError:
+        raise SpadesError(f"{what}: give two integers 'ours,theirs', got {text!r}") from None
+    return a, b
+
+
+@app.command("fit-curves")
+def fit_curves(
+    rounds: int = typer.Option(60_000, min=100, help="Simulated rounds (each gives about one nil bid)."),
+    seed: int = typer.Option(0, min=0, help="Seed of the deals and the exploration."),
+    out: Path = typer.Option(None, help="Where to write the curves. Default: the file shipped in the package."),
+    data: Path = typer.Option(None, help="Folder of the simulated samples (resumed). Default: results/spades/nil_rounds_s<seed>."),
+) -> None:
+    """Fit BIS's success curves (Sec. 4.3) by logistic regression on simulated nil rounds."""
+    from bidlab.spades.fit_curves import fit_and_write
+    from bidlab.spades.success import SHIPPED
+
+    out = out or SHIPPED
+    data = data or Path("results/spades") / f"nil_rounds_s{seed}"
+    try:
+        with Progress(TextColumn("[bold]rounds"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      TimeRemainingColumn(), console=console) as prog:  # fmt: skip
+            task = prog.add_task("rounds", total=rounds)
+            model = fit_and_write(rounds, seed, out, data, lambda i, n: prog.update(task, completed=i))
+    except KeyboardInterrupt:
+        console.print(f"[yellow]stopped; finished chunks are in {data}; run again to resume[/yellow]")
+        raise typer.Exit(130) from None
+    except (BidlabError, OSError) as e:
+        console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(2) from None
+    meta = model["meta"]
+    console.print(f"{meta['samples']} nil bids, {100 * meta['success_rate']:.1f}% made; held-out log-loss "
+                  + ", ".join(f"{k} {v:.4f}" for k, v in meta["held_out_log_loss"].items()))  # fmt: skip
+    for name, c in zip(model["full"]["features"], model["full"]["coef"]):
+        console.print(f"  {name:<26} {c:+.4f}")
+    console.print(f"  {'intercept':<26} {model['full']['intercept']:+.4f}")
+    console.print(f"wrote {out}")
+
+
+@app.command("fit-rb")
+def fit_rb(
+    rounds: int = typer.Option(20_000, min=100, help="Simulated rounds to measure the card values on."),
+    seed: int = typer.Option(0, min=0, help="Seed of the deals."),
+) -> None:
+    """Measure RB's per-card values (Sec. 5.1): average tricks won by a card of each rank and
+    suit length in simulated SRP rounds; writes the table shipped with the package."""
+    from bidlab.fileio import write_json_atomic
+    from bidlab.spades.bidders import RB_VALUES_FILE
+    from bidlab.spades.fit_curves import measure_card_values, rb_values_table
+
+    with console.status(f"playing {rounds} rounds"):
+        won, seen = measure_card_values(rounds, seed)
+    table = rb_values_table(won, seen)
+    table.update({"rounds": rounds, "seed": seed})
+    write_json_atomic(RB_VALUES_FILE, table)
+    t = Table(title="RB card values by suit length (side suits | spades)")
+    t.add_column("rank")
+    for n in range(1, 8):
+        t.add_column(f"len {n}", justify="right")
+    for kind in ("side", "spades"):
+        for r in (12, 11, 10, 9, 8, 4):
+            t.add_row(f"{'SHDC'[0] if kind == 'spades' else 'x'}{'23456789TJQKA'[r]}",
+                      *(f"{table[kind][r][n]:.2f}" for n in range(1, 8)))  # fmt: skip
+    console.print(t)
+    console.print(f"wrote {RB_VALUES_FILE}")
 
 
 @app.command()
@@ -153,10 +342,9 @@ def play(
     seed: int = typer.Option(None, help="Seed for the deals (random if omitted)."),
 ) -> None:
     """Play a game of Spades in the terminal: you sit South, partner North, bots East and West."""
-    from bidlab.spades.bidders import make_bidder
     from bidlab.spades.game import play_game
     from bidlab.spades.human import HumanBidderPlayer
-    from bidlab.spades.players import make_player
+    from bidlab.spades.registry import make_bidder, make_player
 
     try:
         rules = _rules(goal, lose, False, 0, False, "left_of_dealer")

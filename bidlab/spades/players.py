@@ -19,12 +19,10 @@ cards to pass.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from bidlab.spades.engine import NON_SPADES, SPADES, SUIT_MASKS, PlayView, mask_cards
-from bidlab.spades.errors import TournamentError
 
 
 @runtime_checkable
@@ -439,37 +437,3 @@ class StrongRulePlayer:
         if follow:
             return lowest(follow)
         return self._discard_low(view, 0)
-
-
-_REGISTRY: dict[str, Callable[[int], Player]] = {
-    "wrp": lambda seed: WeakRulePlayer(),
-    "srp": lambda seed: StrongRulePlayer(),
-}
-
-
-def register_player(name: str, factory: Callable[[int], Player]) -> None:
-    _REGISTRY[name.lower()] = factory
-
-
-def player_names() -> list[str]:
-    return sorted(_REGISTRY)
-
-
-def make_player(spec: str, seed: int = 0) -> Player:
-    """A player from its spec: ``wrp``, ``srp``, ``ismcts[:iterations]``, ``uct<X>[:iterations]``."""
-    from bidlab.spades import ismcts  # noqa: F401  (registers its players)
-
-    name = spec.strip().lower()
-    base, _, arg = name.partition(":")
-    if base in _REGISTRY and not arg:
-        return _REGISTRY[base](seed)
-    return ismcts.make_search_player(spec, seed)
-
-
-def check_player_spec(spec: str) -> None:
-    try:
-        make_player(spec, 0)
-    except TournamentError:
-        raise
-    except Exception as e:  # pragma: no cover - defensive
-        raise TournamentError(f"bad player spec {spec!r}: {e}") from None

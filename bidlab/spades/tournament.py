@@ -24,10 +24,9 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from bidlab.fileio import write_json_atomic
-from bidlab.spades.bidders import make_bidder
 from bidlab.spades.errors import TournamentError
 from bidlab.spades.game import play_game
-from bidlab.spades.players import make_player
+from bidlab.spades.registry import make_bidder, make_player
 from bidlab.spades.rules import Rules
 
 FORMAT_VERSION = 1
@@ -102,7 +101,11 @@ def _worker(args):
 
 
 def _init_worker():
+    # Ctrl-C is the parent's to handle (it terminates the pool), and the pool's terminate()
+    # must end a worker quietly: a forked worker would otherwise inherit the parent's SIGTERM
+    # handler below and print a KeyboardInterrupt traceback as it dies.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def summarize(results: list[dict]) -> dict:
@@ -177,7 +180,14 @@ def load_results(cfg: TournamentConfig, out: Path) -> list[dict]:
             f"{out}: holds a tournament with a different setup {data.get('config')}; "
             "use another --out or the same options to resume"
         )
-    return [r for r in data.get("results", []) if r["index"] < cfg.games]
+    planned = int(data.get("games_planned", 0))
+    if cfg.games < planned:
+        # A shorter rerun would drop finished games from the file: refuse (a longer one extends).
+        raise TournamentError(
+            f"{out}: holds a tournament of {planned} games; ask for {planned} or more to resume or "
+            "extend it, or use another --out"
+        )
+    return list(data.get("results", []))
 
 
 def run_tournament(
@@ -207,13 +217,14 @@ def run_tournament(
     def on_term(signum, frame):  # a kill saves the finished games like Ctrl-C does
         raise KeyboardInterrupt
 
+    pool = None
+    if workers > 1 and len(todo) > 1:
+        pool = get_context("fork").Pool(workers, initializer=_init_worker)
     old_term = signal.signal(signal.SIGTERM, on_term)
     try:
-        if workers <= 1:
+        if pool is None:
             it = (play_tournament_game(cfg, i) for i in todo)
-            pool = None
         else:
-            pool = get_context("fork").Pool(workers, initializer=_init_worker)
             it = pool.imap_unordered(_worker, [(cfg, i) for i in todo], chunksize=1)
         try:
             for r in it:

@@ -44,6 +44,7 @@ from bidlab.web.models import (
     match_board_out,
     why_out,
 )
+from bidlab.web.spades import spades_router
 from bidlab.web.table import BoardStore, NewBoard, WebError
 
 log = logging.getLogger("bidlab.web")
@@ -180,6 +181,7 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(spades_router(capacity=max_boards))
 
     # -- table ------------------------------------------------------------------------------
 

@@ -7,9 +7,10 @@ import random
 import pytest
 
 from bidlab.cards import Hand
-from bidlab.spades.bidders import BidView, IOBidder, MSBidder, RBBidder, make_bidder, naive_nil
+from bidlab.spades.bidders import BidView, IOBidder, MSBidder, RBBidder, naive_nil
 from bidlab.spades.errors import TournamentError
 from bidlab.spades.game import deal_hands
+from bidlab.spades.registry import make_bidder
 from bidlab.spades.rules import Rules
 
 
@@ -92,13 +93,13 @@ def test_ms_regular_rules():
     assert MSBidder.regular(h("432.A.876.765432")) == 2
 
 
-def test_rb_values_follow_suit_length():
+def test_rb_first_reconstruction_values_follow_suit_length():
     # A of a 5-card side suit is worth Table 1's 0.948; the A of spades 1.
-    assert RBBidder.regular(h("A.A5432.5432.432")) == pytest.approx(1 + 0.948)
+    assert RBBidder.regular_v1(h("A.A5432.5432.432")) == pytest.approx(1 + 0.948)
     # K needs a second card; Q needs two more (Table 1's 0.907 / 0.489 with 2 / 3 cards).
-    assert RBBidder.regular(h("2.K3.Q32.65432")) == pytest.approx(0.907 + 0.489, abs=1e-9)
+    assert RBBidder.regular_v1(h("2.K3.Q32.65432")) == pytest.approx(0.907 + 0.489, abs=1e-9)
     # Spades: AKQJ need 1/2/3/4 cards; every spade beyond the fourth is a trick.
-    assert RBBidder.regular(h("KQ65432.2.2.5432")) == pytest.approx(2 + 3)
+    assert RBBidder.regular_v1(h("KQ65432.2.2.5432")) == pytest.approx(2 + 3)
 
 
 def test_bids_are_in_range_and_registry():
@@ -113,3 +114,26 @@ def test_bids_are_in_range_and_registry():
             assert b.blind_nil(view(0, prev)) is False
     with pytest.raises(TournamentError, match="unknown bidder"):
         make_bidder("bis2")
+
+
+def test_rb_measured_values_are_a_sum_over_cards():
+    """RB (Sec. 5.1): a sum of per-card values that depend on the card's suit length."""
+    b = RBBidder()
+    side, spades = b.values
+    hand = h("A65.K2.Q32.76432")
+    expect = spades[12][3] + spades[4][3] + spades[3][3] + side[11][2] + side[0][2] + side[10][3]
+    expect += side[1][3] + side[0][3] + sum(side[r][5] for r in (5, 4, 2, 1, 0))
+    assert b.regular(hand) == pytest.approx(b.scale * expect)
+    # Measured, not assumed: an ace wins more than a king of the same length, a lone side
+    # king rarely wins, and long spades win more than short ones.
+    assert all(side[12][n] > side[11][n] for n in range(2, 8))
+    assert side[11][1] < 0.5 < side[11][2]
+    assert spades[8][6] > spades[8][2]
+
+
+def test_trick_winners():
+    from bidlab.cards import Card
+    from bidlab.spades.fit_curves import trick_winners
+
+    c = [Card.parse(x).index for x in ("HK", "HA", "H2", "S2", "D5", "D9", "C2", "DT")]
+    assert trick_winners(c) == [Card.parse("S2").index, Card.parse("DT").index]

@@ -18,9 +18,9 @@ from bidlab.spades.players import (
     WeakRulePlayer,
     cheapest_equivalent,
     default_exchange,
-    make_player,
     sure_takes,
 )
+from bidlab.spades.registry import make_player
 from bidlab.spades.rules import Rules
 
 
@@ -79,7 +79,7 @@ def _random_states(seed: int, n: int):
     return out
 
 
-@pytest.mark.parametrize("name", ["wrp", "srp", "ismcts:20", "uct4:20"])
+@pytest.mark.parametrize("name", ["wrp", "srp", "ismcts:20", "uct4:20", "uct4-srp:20"])
 def test_players_always_play_legal_cards(name):
     for i, s in enumerate(_random_states(11, 60)):
         player = make_player(name, seed=i)
@@ -198,6 +198,7 @@ def test_player_specs():
     assert p.config.uct_tricks == 5 and p.config.iterations == 300
     assert make_player("ismcts:0.5s").config.time_limit == 0.5
     assert make_player("ismcts-random:10").config.rollout == "random"
+    assert make_player("uct3-srp:10").config.rollout == "srp"
     for bad in ("foo", "ismcts:abc", "uct20", "ismcts:0"):
         with pytest.raises(TournamentError):
             make_player(bad)
@@ -211,3 +212,29 @@ def test_search_is_repeatable_with_a_seed():
         a = ISMCTSPlayer(ISMCTSConfig(iterations=50), seed=9).search(st_.view(st_.to_play))
         b = ISMCTSPlayer(ISMCTSConfig(iterations=50), seed=9).search(st_.view(st_.to_play))
         assert a == b
+
+
+def test_anchored_search_keeps_srps_card_unless_the_evidence_is_clear():
+    from bidlab.spades.ismcts import _Node
+
+    s = _endgame({0: ".A5..", 1: ".K4..", 2: ".2.2.", 3: ".3.3."}, (4, 2, 3, 2), (3, 3, 2, 3), to_lead=1)
+    for card in ("H4", "H2", "H3"):
+        s.play(c(card))
+    view = s.view(0)
+    p = ISMCTSPlayer(ISMCTSConfig(iterations=10, anchor=2.0), seed=1)
+    srp_card = StrongRulePlayer().play(view)
+    other = c("HA") if srp_card != c("HA") else c("H5")
+
+    def node(visits, mean, sd):
+        nd = _Node(0)
+        nd.visits, nd.total = visits, visits * mean
+        nd.total_sq = visits * (sd * sd + mean * mean)
+        return nd
+
+    root = _Node(-1)
+    # The other card looks better by 0.2 with SE sqrt(2 * 1 / 50) = 0.2: one SE, not two.
+    root.children = {srp_card: node(50, 0.0, 1.0), other: node(50, 0.2, 1.0)}
+    assert p._anchored(view, root, other) == srp_card
+    # Better by 1.0 with the same spread: five SEs: the search overrules SRP.
+    root.children = {srp_card: node(50, 0.0, 1.0), other: node(50, 1.0, 1.0)}
+    assert p._anchored(view, root, other) == other

@@ -109,3 +109,67 @@ def test_cli_play_with_scripted_human(monkeypatch):
     r = CliRunner().invoke(app, ["spades", "play", "--seed", "3", "--goal", "100", "--lose", "-50"])
     assert r.exit_code == 0, r.output
     assert "Your hand" in r.output and "Legal:" in r.output and "Game over" in r.output
+
+
+def test_a_shorter_rerun_keeps_every_finished_game(tmp_path):
+    """Issue 20: 20 games, then the same with 4, left 4 results in the file."""
+    out = tmp_path / "t.json"
+    run_tournament(TournamentConfig("rb", "ms", games=6, seed=3), out, workers=1)
+    with pytest.raises(TournamentError, match="6 games"):
+        run_tournament(TournamentConfig("rb", "ms", games=4, seed=3), out, workers=1)
+    data = json.loads(out.read_text())
+    assert [r["index"] for r in data["results"]] == list(range(6))
+    # Only the game count grows: the tournament is extended.
+    s = run_tournament(TournamentConfig("rb", "ms", games=8, seed=3), out, workers=1)
+    assert s["games"] == 8 and len(json.loads(out.read_text())["results"]) == 8
+
+
+def test_default_file_name_tells_tournaments_apart(tmp_path, monkeypatch):
+    """Issue 20: the default results file was keyed on the goal, not on every setting."""
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    base = ["spades", "tournament", "--bidders", "rb,ms", "--games", "2", "--workers", "1", "--seed", "3"]
+    assert runner.invoke(app, base).exit_code == 0
+    r = runner.invoke(app, [*base, "--lose", "-200"])
+    assert r.exit_code == 0, r.output
+    assert len(list((tmp_path / "results" / "spades").glob("*.json"))) == 2
+
+
+def test_worker_pool_shuts_down_without_tracebacks(tmp_path):
+    """Issue 20: about half of normal runs printed ~32 lines of KeyboardInterrupt from the
+    workers (they inherited the SIGTERM handler that the pool's shutdown then triggered)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from pathlib import Path; from bidlab.spades.tournament import TournamentConfig, run_tournament\n"
+        "for i in range(3):\n"
+        f"    run_tournament(TournamentConfig('rb', 'ms', games=4, seed=i), Path(r'{tmp_path}') / f't{{i}}.json', workers=2)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "KeyboardInterrupt" not in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_ctrl_c_stops_with_one_line(tmp_path):
+    """Issue 20: Ctrl-C printed worker tracebacks; it must print one line and keep the games."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "c.json"
+    cmd = [sys.executable, "-c", "from bidlab.cli import main; main()", "spades", "tournament", "--bidders",
+           "rb,ms", "--games", "100000", "--workers", "2", "--out", str(out)]  # fmt: skip
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    first = p.stdout.readline()  # printed once the tournament is set up, before the pool starts
+    assert "side A" in first
+    time.sleep(3.0)
+    os.killpg(p.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole process group
+    stdout, stderr = p.communicate(timeout=120)
+    assert p.returncode == 130, (stdout, stderr)
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    assert stderr.strip() == ""
+    assert "stopped" in stdout
+    assert json.loads(out.read_text())["results"], "finished games are kept"
