@@ -10,8 +10,6 @@ import ast
 import sys
 from pathlib import Path
 
-import pytest
-
 import bidlab
 
 ROOT = Path(bidlab.__file__).parent
@@ -155,10 +153,7 @@ def module_graph_without_package_inits() -> dict[str, set[str]]:
 # Edges the code still has, each tied to the work that removes it. A strict xfail turns red
 # when the edge disappears, so the entry is deleted then.
 KNOWN_UPWARD: set[tuple[str, str]] = set()
-KNOWN_CYCLES = [
-    # players.make_player imports ismcts to register the search players (issue 14 lists it).
-    ["bidlab.spades.ismcts", "bidlab.spades.players"],
-]
+KNOWN_CYCLES: list[list[str]] = []
 
 
 def test_every_module_has_a_layer():
@@ -194,10 +189,6 @@ def test_no_import_cycles_between_modules():
     assert [c for c in cycles(module_graph_without_package_inits()) if c not in KNOWN_CYCLES] == []
 
 
-@pytest.mark.parametrize("cycle", KNOWN_CYCLES, ids=lambda c: " <-> ".join(c))
-@pytest.mark.xfail(strict=True, reason="known cycle, removed by later work of issue 14")
-def test_known_cycle_is_gone(cycle):
-    assert cycle not in cycles(module_graph_without_package_inits())
 
 
 def test_the_checks_catch_a_planted_upward_import_and_cycle(monkeypatch):
