@@ -10,7 +10,8 @@ from rich.console import Console
 from bidlab.cli._progress import progress_bar
 
 data_app = typer.Typer(help="Expert auctions for supervised learning: generate or import.", no_args_is_help=True)
-train_app = typer.Typer(help="Train networks: sl (supervised policy from expert auctions).", no_args_is_help=True)
+train_app = typer.Typer(help="Train networks: sl (supervised policy from expert auctions), rl (A2C self-play).",
+                         no_args_is_help=True)
 console = Console()
 
 
@@ -118,3 +119,70 @@ def train_accuracy(
 
     m = heldout_accuracy(resolve_model(model), data, None if all_boards else 20)
     console.print(f"accuracy {m['accuracy']:.4f} over {m['pairs']} calls (cross-entropy {m['loss']:.4f})")
+
+
+@train_app.command("rl")
+def train_rl_cmd(
+    init: str = typer.Option("nn:sl", help="Policy to start from: nn:sl (the shipped SL model), a model path, "
+                             "or 'none' for random weights."),
+    out: Path = typer.Option(Path("runs/rl"), help="Run folder: checkpoint, TensorBoard logs, best.safetensors."),
+    minutes: float = typer.Option(None, min=0, help="Budget: minutes of training (counted across resumptions)."),
+    updates: int = typer.Option(None, min=1, help="Budget: learner updates in all."),
+    preset: str = typer.Option("cpu", help="Hyperparameter preset: cpu (sized for 2 cores) or paper (Table I)."),
+    no_per: bool = typer.Option(False, "--no-per", help="Ablation: uniform replay instead of prioritized."),
+    no_hidden_info: bool = typer.Option(False, "--no-hidden-info", help="Ablation: the value net sees only the 480."),
+    device: str = typer.Option("cpu", help="Torch device of the learner: cpu, cuda, cuda:1 ..."),
+    backend: str = typer.Option("local", help="Where actors run: local (threads) or ray."),
+    ray_address: str = typer.Option(None, help="Address of an existing Ray cluster (with --backend ray)."),
+    actors: int = typer.Option(None, min=1, help="Actors (threads or Ray actors); default from the preset."),
+    eval_every: int = typer.Option(None, min=1, help="Updates between evaluations against SL on validation deals."),
+    eval_boards: int = typer.Option(None, min=2, help="Validation boards per evaluation."),
+    seed: int = typer.Option(0, help="Seed of self-play, replay sampling and the evaluation deals."),
+    threads: int = typer.Option(1, min=1, help="Torch CPU threads per thread of work (1 on a busy 2-core machine)."),
+) -> None:
+    """A2C self-play with prioritized replay and a hidden-information value net (Qiu et al. Sec. IV),
+    from the SL policy. Rerun the same command to resume after a kill."""
+    import torch
+
+    from bidlab.learn.a2c import make_config, train_rl
+
+    if minutes is None and updates is None:
+        console.print("[red]error:[/red] give a budget: --minutes or --updates")
+        raise typer.Exit(2)
+    torch.set_num_threads(threads)
+    kw = {"per": not no_per, "hidden_info": not no_hidden_info, "seed": seed}
+    for k, v in (("actors", actors), ("eval_every", eval_every), ("eval_boards", eval_boards)):
+        if v is not None:
+            kw[k] = v
+    cfg = make_config(preset, **kw)
+    with progress_bar(console) as bar:
+        total = updates if updates is not None else None
+        task = bar.add_task("burn-in", total=total, info="")
+        shown = {"evals": 0}
+
+        def show(ev: dict) -> None:
+            evals = ev["evals"]
+            if len(evals) > shown["evals"]:
+                shown["evals"] = len(evals)
+                p = evals[-1]
+                console.print(f"update {p['update']}: {p['imps']:+.3f} ± {p['se']:.3f} IMPs/board vs SL "
+                              f"on {cfg.eval_boards} validation boards")
+            if ev["replay"] < ev["burn_in"]:
+                bar.update(task, description="burn-in", info=f"replay {ev['replay']}/{ev['burn_in']}")
+                return
+            done = ev["updates"] if total is not None else min(ev["seconds"], ev["budget_seconds"])
+            best = ev["best"]
+            live = f"{evals[-1]['imps']:+.2f}±{evals[-1]['se']:.2f}" if evals else "-"
+            m = ev["metrics"]
+            bar.update(task, description="updates" if total is not None else "seconds", completed=done,
+                       total=total if total is not None else ev["budget_seconds"],
+                       info=(f"upd {ev['updates']}  IMPs vs SL {live} (best {best['imps']:+.2f})  "
+                             f"gen {ev['generated_per_s']:.0f}/s learn {ev['learned_per_s']:.0f}/s  "
+                             f"H {m.get('entropy', 0):.3f} v {m.get('value', 0):.3f}"))
+
+        state = train_rl(out, cfg, init=None if init == "none" else init, minutes=minutes, updates=updates,
+                         backend=backend, ray_address=ray_address, device=device, progress=show)
+    b = state["best"]
+    console.print(f"{state['updates']} updates, {state['generated']} transitions generated, {state['learned']} learned; "
+                  f"best on validation {b['imps']:+.3f} ± {b['se']:.3f} IMPs/board at update {b['update']}: "
+                  f"{out}/best.safetensors (bid with nn:{out}/best)")
