@@ -137,6 +137,9 @@ def train_rl_cmd(
     actors: int = typer.Option(None, min=1, help="Actors (threads or Ray actors); default from the preset."),
     eval_every: int = typer.Option(None, min=1, help="Updates between evaluations against SL on validation deals."),
     eval_boards: int = typer.Option(None, min=2, help="Validation boards per evaluation."),
+    lr_policy: float = typer.Option(None, help="Policy learning rate (Adan); default from the preset."),
+    lr_value: float = typer.Option(None, help="Value learning rate (Adan); default from the preset."),
+    batch_size: int = typer.Option(None, min=1, help="Learner batch size; default from the preset."),
     seed: int = typer.Option(0, help="Seed of self-play, replay sampling and the evaluation deals."),
     threads: int = typer.Option(1, min=1, help="Torch CPU threads per thread of work (1 on a busy 2-core machine)."),
 ) -> None:
@@ -151,7 +154,8 @@ def train_rl_cmd(
         raise typer.Exit(2)
     torch.set_num_threads(threads)
     kw = {"per": not no_per, "hidden_info": not no_hidden_info, "seed": seed}
-    for k, v in (("actors", actors), ("eval_every", eval_every), ("eval_boards", eval_boards)):
+    for k, v in (("actors", actors), ("eval_every", eval_every), ("eval_boards", eval_boards),
+                 ("lr_policy", lr_policy), ("lr_value", lr_value), ("batch_size", batch_size)):
         if v is not None:
             kw[k] = v
     cfg = make_config(preset, **kw)

@@ -195,10 +195,9 @@ def test_resume_after_kill9(tmp_path):
     assert state["resumed"] == 1
 
 
-@pytest.mark.skipif(pytest.importorskip("ray") is None, reason="ray not installed")
+@pytest.mark.slow  # starting a Ray cluster took 270 s on the shared 2-core machine (the brief's bar: < ~60 s)
 def test_ray_backend_trains_a_few_updates(tmp_path):
-    import ray
-
+    ray = pytest.importorskip("ray")
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
         cfg = A2CConfig.tiny(eval_every=1000)
