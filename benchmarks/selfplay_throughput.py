@@ -20,8 +20,15 @@ import torch
 
 from bidlab.dd import shipped_store
 from bidlab.envs.state import init, random_calls, step_
-from bidlab.learn.a2c import REPLAY_COLUMNS, Learner, SelfPlayActor, initial_policy, insert_priorities, \
-    make_config, train_rl
+from bidlab.learn.a2c import (
+    REPLAY_COLUMNS,
+    Learner,
+    SelfPlayActor,
+    initial_policy,
+    insert_priorities,
+    make_config,
+    train_rl,
+)
 from bidlab.learn.nets import build
 from bidlab.learn.replay import ReplayBuffer
 

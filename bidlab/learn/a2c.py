@@ -82,7 +82,7 @@ from bidlab.envs.scoring import imps_array
 from bidlab.envs.state import AuctionState, init, observe, observe636
 from bidlab.errors import BidlabError
 from bidlab.fileio import write_bytes_atomic, write_json_atomic
-from bidlab.learn.nets import NetConfig, PolicyNet, build, load_model, preset, save_model
+from bidlab.learn.nets import NetConfig, build, load_model, preset, save_model
 from bidlab.learn.replay import ReplayBuffer
 
 
@@ -749,5 +749,4 @@ def load_state(out: str | Path) -> dict:
     return json.loads(p.read_text())
 
 
-__all__ = ["A2CConfig", "Learner", "LocalBackend", "RayBackend", "SelfPlayActor", "a2c_loss", "train_rl",
-           "PolicyNet"]
+__all__ = ["A2CConfig", "Learner", "LocalBackend", "RayBackend", "SelfPlayActor", "a2c_loss", "train_rl"]
