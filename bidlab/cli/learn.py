@@ -190,3 +190,43 @@ def train_rl_cmd(
     console.print(f"{state['updates']} updates, {state['generated']} transitions generated, {state['learned']} learned; "
                   f"best on validation {b['imps']:+.3f} ± {b['se']:.3f} IMPs/board at update {b['update']}: "
                   f"{out}/best.safetensors (bid with nn:{out}/best)")
+
+
+@train_app.command("rl-plot")
+def train_rl_plot(
+    runs: list[Path] = typer.Argument(..., help="Run folders of `bidlab train rl` (each has state.json)."),
+    out: Path = typer.Option(Path("docs/rl_curve.png"), help="PNG to write."),
+) -> None:
+    """Plot the validation IMPs against SL (± 1 SE) over training time of one or more RL runs."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from bidlab.learn.a2c import load_state
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for run in runs:
+        st = load_state(run)
+        ev = st["evals"]
+        x = [e["seconds"] / 60 for e in ev]
+        y = [e["imps"] for e in ev]
+        se = [e["se"] for e in ev]
+        line, = ax.plot(x, y, marker="o", label=f"{run.name} ({st['updates']} updates)")
+        ax.fill_between(x, [a - b for a, b in zip(y, se)], [a + b for a, b in zip(y, se)],
+                        color=line.get_color(), alpha=0.15)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("training minutes (shared 2-core CPU)")
+    ax.set_ylabel("IMPs/board vs nn:sl (validation, ± 1 SE)")
+    ax.set_title("A2C self-play from the SL policy: greedy duplicate match vs SL")
+    ax.legend()
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    import io
+
+    from bidlab.fileio import write_bytes_atomic
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
+    write_bytes_atomic(out, buf.getvalue())
+    console.print(f"wrote {out}")

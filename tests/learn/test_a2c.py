@@ -190,8 +190,10 @@ def test_resume_after_kill9(tmp_path):
     at_kill = json.loads(ck.read_text())["updates"]
     assert at_kill >= 20 and at_kill % 10 == 0
     cfg = A2CConfig.tiny(eval_every=1000)
-    state = train_rl(out, cfg, init=None, updates=at_kill + 10)
-    assert state["updates"] == at_kill + 10
+    seen = []
+    state = train_rl(out, cfg, init=None, updates=at_kill + 10, progress=lambda ev: seen.append(ev["updates"]))
+    # it continued from the checkpoint's counters (a fresh start would report updates from 0)
+    assert min(seen) >= at_kill and state["updates"] == at_kill + 10
     assert state["resumed"] == 1
 
 
