@@ -486,7 +486,10 @@ def load_checkpoint(out: Path, learner: Learner) -> dict:
 
 class LocalBackend:
     """Actors in threads of this process; torch and numpy release the GIL, so an actor thread
-    and the learner (the caller's thread) overlap on two cores."""
+    and the learner (the caller's thread) overlap on two cores, and weights and transitions
+    pass without pickling. (Processes are what ``--backend ray`` gives on one machine; the
+    session that built this could not compare the two fairly: the 2 cores ran at a load
+    average near 20, and starting Ray alone took minutes.)"""
 
     def __init__(self, cfg: A2CConfig, seed: int):
         self.actors = [SelfPlayActor(cfg, int(np.random.SeedSequence([seed, i]).generate_state(1)[0]))
