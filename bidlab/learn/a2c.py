@@ -641,6 +641,8 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
 
     if minutes is None and updates is None:
         raise RLTrainingError("give a budget: --minutes or --updates")
+    if backend not in ("local", "ray"):
+        raise RLTrainingError(f"unknown backend {backend!r}; choose local or ray")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(cfg.seed)
@@ -663,10 +665,8 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     writer = SummaryWriter(str(out / "tb"), purge_step=state["updates"] or None)
     if backend == "local":
         actors = LocalBackend(cfg, run_seed)
-    elif backend == "ray":
-        actors = RayBackend(cfg, run_seed, ray_address)
     else:
-        raise RLTrainingError(f"unknown backend {backend!r}; choose local or ray")
+        actors = RayBackend(cfg, run_seed, ray_address)
 
     def budget_left() -> bool:
         if updates is not None and state["updates"] >= updates:

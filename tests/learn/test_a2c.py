@@ -208,3 +208,14 @@ def test_ray_backend_trains_a_few_updates(tmp_path):
         assert state["actor_stats"][0]["generated"] >= cfg.burn_in
     finally:
         ray.shutdown()
+
+
+def test_bad_settings_raise_specific_errors(tmp_path):
+    from bidlab.learn.a2c import RLTrainingError, make_config
+
+    with pytest.raises(RLTrainingError, match="no A2C preset 'gpu'"):
+        make_config("gpu")
+    with pytest.raises(RLTrainingError, match="give a budget"):
+        train_rl(tmp_path, A2CConfig.tiny(), init=None)
+    with pytest.raises(RLTrainingError, match="unknown backend"):
+        train_rl(tmp_path / "b", A2CConfig.tiny(), init=None, updates=1, backend="mpi")
