@@ -11,7 +11,8 @@ from bidlab.errors import BidlabError
 from bidlab.runtime.progress import from_counts, progress_display
 
 data_app = typer.Typer(help="Expert auctions for supervised learning: generate or import.", no_args_is_help=True)
-train_app = typer.Typer(help="Train networks: sl (supervised policy from expert auctions).", no_args_is_help=True)
+train_app = typer.Typer(help="Train networks: sl (supervised policy from expert auctions), rl (A2C self-play).",
+                         no_args_is_help=True)
 console = Console()
 
 
@@ -152,3 +153,117 @@ def train_accuracy(
 
     m = heldout_accuracy(resolve_model(model), data, "all" if all_boards else "test")
     console.print(f"accuracy {m['accuracy']:.4f} over {m['pairs']} calls (cross-entropy {m['loss']:.4f})")
+
+
+@train_app.command("rl")
+def train_rl_cmd(
+    init: str = typer.Option("nn:sl", help="Policy to start from: nn:sl (the shipped SL model), a model path, "
+                             "or 'none' for random weights."),
+    out: Path = typer.Option(Path("runs/rl"), help="Run folder: checkpoint, TensorBoard logs, best.safetensors."),
+    minutes: float = typer.Option(None, min=0, help="Budget: minutes of training (counted across resumptions)."),
+    updates: int = typer.Option(None, min=1, help="Budget: learner updates in all."),
+    preset: str = typer.Option("cpu", help="Hyperparameter preset: cpu (sized for 2 cores) or paper (Table I)."),
+    no_per: bool = typer.Option(False, "--no-per", help="Ablation: uniform replay instead of prioritized."),
+    no_hidden_info: bool = typer.Option(False, "--no-hidden-info", help="Ablation: the value net sees only the 480."),
+    device: str = typer.Option("cpu", help="Torch device of the learner: cpu, cuda, cuda:1 ..."),
+    backend: str = typer.Option("local", help="Where actors run: local (threads) or ray."),
+    ray_address: str = typer.Option(None, help="Address of an existing Ray cluster (with --backend ray)."),
+    actors: int = typer.Option(None, min=1, help="Actors (threads or Ray actors); default from the preset."),
+    eval_every: int = typer.Option(None, min=1, help="Updates between evaluations against SL on validation deals."),
+    eval_boards: int = typer.Option(None, min=2, help="Validation boards per evaluation."),
+    lr_policy: float = typer.Option(None, help="Policy learning rate (Adan); default from the preset."),
+    lr_value: float = typer.Option(None, help="Value learning rate (Adan); default from the preset."),
+    batch_size: int = typer.Option(None, min=1, help="Learner batch size; default from the preset."),
+    seed: int = typer.Option(0, help="Seed of self-play, replay sampling and the evaluation deals."),
+    threads: int = typer.Option(1, min=1, help="Torch CPU threads per thread of work (1 on a busy 2-core machine)."),
+) -> None:
+    """A2C self-play with prioritized replay and a hidden-information value net (Qiu et al. Sec. IV),
+    from the SL policy. Rerun the same command to resume after a kill."""
+    import torch
+
+    from bidlab.learn.a2c import make_config, train_rl
+
+    if minutes is None and updates is None:
+        console.print("[red]error:[/red] give a budget: --minutes or --updates")
+        raise typer.Exit(2)
+    torch.set_num_threads(threads)
+    kw = {"per": not no_per, "hidden_info": not no_hidden_info, "seed": seed}
+    for k, v in (("actors", actors), ("eval_every", eval_every), ("eval_boards", eval_boards),
+                 ("lr_policy", lr_policy), ("lr_value", lr_value), ("batch_size", batch_size)):
+        if v is not None:
+            kw[k] = v
+    cfg = make_config(preset, **kw)
+    with progress_display(console) as display:
+        total = updates if updates is not None else None
+        task = display.task("updates" if total is not None else "training seconds")
+        shown = {"evals": 0, "done": None}
+
+        def show(ev: dict) -> None:
+            evals = ev["evals"]
+            if len(evals) > shown["evals"]:
+                shown["evals"] = len(evals)
+                p = evals[-1]
+                console.print(f"update {p['update']}: {p['imps']:+.3f} ± {p['se']:.3f} IMPs/board vs SL "
+                              f"on {cfg.eval_boards} validation boards")
+            if ev["replay"] < ev["burn_in"]:
+                task.note(f"burn-in: replay {ev['replay']}/{ev['burn_in']}")
+                return
+            done = int(ev["updates"] if total is not None else min(ev["seconds"], ev["budget_seconds"]))
+            if shown["done"] is None:
+                task.start(total if total is not None else int(ev["budget_seconds"]), done)
+            elif done > shown["done"]:
+                task.advance(done - shown["done"])
+            shown["done"] = done if shown["done"] is None else max(done, shown["done"])
+            best = ev["best"]
+            live = f"{evals[-1]['imps']:+.2f}±{evals[-1]['se']:.2f}" if evals else "-"
+            m = ev["metrics"]
+            task.note(f"upd {ev['updates']}  IMPs vs SL {live} (best {best['imps']:+.2f})  "
+                      f"gen {ev['generated_per_s']:.0f}/s learn {ev['learned_per_s']:.0f}/s  "
+                      f"H {m.get('entropy', 0):.3f} v {m.get('value', 0):.3f}")
+
+        state = train_rl(out, cfg, init=None if init == "none" else init, minutes=minutes, updates=updates,
+                         backend=backend, ray_address=ray_address, device=device, progress=show)
+    b = state["best"]
+    console.print(f"{state['updates']} updates, {state['generated']} transitions generated, {state['learned']} learned; "
+                  f"best on validation {b['imps']:+.3f} ± {b['se']:.3f} IMPs/board at update {b['update']}: "
+                  f"{out}/best.safetensors (bid with nn:{out}/best)")
+
+
+@train_app.command("rl-plot")
+def train_rl_plot(
+    runs: list[Path] = typer.Argument(..., help="Run folders of `bidlab train rl` (each has state.json)."),
+    out: Path = typer.Option(Path("docs/rl_curve.png"), help="PNG to write."),
+) -> None:
+    """Plot the validation IMPs against SL (± 1 SE) over training time of one or more RL runs."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from bidlab.learn.a2c import load_state
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for run in runs:
+        st = load_state(run)
+        ev = st["evals"]
+        x = [e["seconds"] / 60 for e in ev]
+        y = [e["imps"] for e in ev]
+        se = [e["se"] for e in ev]
+        line, = ax.plot(x, y, marker="o", label=f"{run.name} ({st['updates']} updates)")
+        ax.fill_between(x, [a - b for a, b in zip(y, se)], [a + b for a, b in zip(y, se)],
+                        color=line.get_color(), alpha=0.15)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("training minutes (shared 2-core CPU)")
+    ax.set_ylabel("IMPs/board vs nn:sl (validation, ± 1 SE)")
+    ax.set_title("A2C self-play from the SL policy: greedy duplicate match vs SL")
+    ax.legend()
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    import io
+
+    from bidlab.fileio import write_bytes_atomic
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
+    write_bytes_atomic(out, buf.getvalue())
+    console.print(f"wrote {out}")

@@ -6,7 +6,7 @@ const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
 const GRID_ORDER = ["W", "N", "E", "S"];          // auction columns, as in bridge columns
 const SUITS = [["S", "♠", "s"], ["H", "♥", "h"], ["D", "♦", "d"], ["C", "♣", "c"]];
 const STRAINS = [["C", "♣", "c"], ["D", "♦", "d"], ["H", "♥", "h"], ["S", "♠", "s"], ["NT", "NT", ""]];
-const DEFAULT_SEATS = { N: "sayc", E: "sayc", S: "you", W: "sayc" };
+const DEFAULT_SEATS = { N: "sayc", E: "nn:rl", S: "you", W: "nn:rl" };  // opponents: the shipped RL policy
 
 let board = null;       // the last BoardOut from the server
 let whyOpen = null;     // {table, index} of the explanation shown
