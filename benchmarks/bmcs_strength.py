@@ -2,7 +2,7 @@
 
 Two duplicate matches on the same deals (the same MatchConfig seed picks the same boards):
 ``bmcs:MODEL?OPTS`` vs ``nn:MODEL`` (greedy) and ``mcs:MODEL?OPTS`` vs ``nn:MODEL``, played
-chunk by chunk in turn, so that when the run is stopped both have the same boards. Every
+chunk by chunk in turn (or one per process with ``--only``); the report uses the chunks both finished. Every
 finished chunk is kept (results/<name>/{bmcs,mcs}/chunks, the Match format); rerunning
 resumes; lost boards are never replayed. ``--report`` prints IMPs/board ± SE for each, and
 the paired per-deal difference BMCS - MCS, over the chunks both finished.
@@ -38,6 +38,8 @@ def run(args) -> None:
     t0 = time.time()
     for k in range(first.n_chunks):
         for name, m in ms.items():
+            if args.only and name != args.only:
+                continue
             if m._chunk_done(k):
                 continue
             c0 = time.time()
@@ -81,6 +83,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="results/bmcs-strength")
     ap.add_argument("--report", action="store_true")
+    ap.add_argument("--only", choices=["bmcs", "mcs"], help="play one of the two matches (run two processes in parallel)")
     args = ap.parse_args()
     torch.set_num_threads(1)
     if args.report:

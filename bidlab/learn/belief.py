@@ -141,6 +141,16 @@ def bce_per_row(net: BeliefNet, x: torch.Tensor, y: torch.Tensor) -> torch.Tenso
     return F.binary_cross_entropy_with_logits(net(x), y, reduction="none").mean(dim=1)
 
 
+def he_init(net: torch.nn.Module) -> None:
+    """He (Kaiming) normal weights, zero biases. With torch's default Linear init the 4-layer
+    GELU MLP sat on the constant-output plateau (BCE 0.5623 = predicting 13/52 everywhere)
+    for 300+ steps at lr 1e-3; with this it leaves it within 50 steps (measured)."""
+    for m in net.modules():
+        if isinstance(m, torch.nn.Linear):
+            torch.nn.init.kaiming_normal_(m.weight, nonlinearity="relu")
+            torch.nn.init.zeros_(m.bias)
+
+
 def evaluate(net: BeliefNet, obs: np.ndarray, hid: np.ndarray, batch: int = 8192) -> float:
     net.eval()
     total = 0.0
@@ -164,6 +174,7 @@ def train_belief(out: str | Path, cfg: BeliefConfig, progress: Callable[[dict], 
     train_rows, held_rows = split_rows(where, cfg.heldout_every)
     torch.manual_seed(cfg.seed)
     net = build(preset("belief", cfg.preset))
+    he_init(net)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     state = {"config": asdict(cfg), "step": 0, "epoch": 0, "best_bce": None, "history": []}
     ck, st = out / "checkpoint.safetensors", out / "state.json"
@@ -203,7 +214,7 @@ def train_belief(out: str | Path, cfg: BeliefConfig, progress: Callable[[dict], 
             seen += len(rows)
             if progress and state["step"] % 50 == 0:
                 progress({"epoch": state["epoch"], "step_in_epoch": k + 1, "steps_per_epoch": steps_per_epoch,
-                          "loss": float(loss), "pairs_per_s": seen / max(time.time() - t0, 1e-9)})
+                          "loss": float(loss.detach()), "pairs_per_s": seen / max(time.time() - t0, 1e-9)})
             if state["step"] % cfg.checkpoint_every == 0:
                 checkpoint()
         bce = evaluate(net, obs[held_rows], hid[held_rows])

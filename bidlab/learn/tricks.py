@@ -162,7 +162,7 @@ def train_tricknet(out: str | Path, cfg: TrickNetConfig, progress: Callable[[dic
             loss.backward()
             opt.step()
             if progress and k % 50 == 0:
-                progress({"epoch": state["epoch"], "step": k, "steps": steps, "loss": float(loss),
+                progress({"epoch": state["epoch"], "step": k, "steps": steps, "loss": float(loss.detach()),
                           "deals_per_s": (k + 1) * cfg.batch_size / max(time.time() - t0, 1e-9)})
         net.eval()
         mae = mean_abs_error(net, vdeals, vdd)

@@ -46,7 +46,7 @@ from bidlab.envs.scoring import imps_array
 from bidlab.envs.state import AuctionState, concat, contracts, init, observe, repeat, step_
 from bidlab.errors import BidlabError
 from bidlab.search.ddcache import ContractValues
-from bidlab.search.sampler import belief_by_seat, sample_deals, uniform_by_seat
+from bidlab.search.sampler import DealSampler, belief_by_seat, uniform_by_seat
 
 
 class SearchError(BidlabError, ValueError):
@@ -62,7 +62,7 @@ class SearchConfig:
     pmin: float = 0.05
     rmin: int = 40
     rmax: int = 240
-    pmax: int = 6000
+    pmax: int = 4000
     batch: int = 1000
     belief: bool = True        # False: uniform sampling (RL-MCS)
     score: str = "imps"        # or "points"
@@ -175,13 +175,16 @@ class Searcher:
         kept: list[AuctionState] = []
         n_kept = drawn = 0
         accept = 1.0
+        t0 = time.perf_counter()
+        sampler = DealSampler(belief, own, seat, self.rng, calibrate=cfg.calibrate if cfg.belief else 0,
+                              pilot=cfg.batch)
+        timing["sampling"] += time.perf_counter() - t0
         while n_kept < cfg.rmax and drawn < cfg.pmax:
             # size the batch by the acceptance rate seen so far (one batch when it is high)
             want = (cfg.rmax - n_kept) / max(accept, 1e-3) * 1.2
             b = int(min(max(want, 64), cfg.batch, cfg.pmax - drawn))
             t0 = time.perf_counter()
-            deals, ok = sample_deals(belief, own, seat, b, self.rng, calibrate=cfg.calibrate if cfg.belief else 0,
-                                     pilot=cfg.batch)
+            deals, ok = sampler.draw(b)
             timing["sampling"] += time.perf_counter() - t0
             t0 = time.perf_counter()
             drawn += b

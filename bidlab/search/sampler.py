@@ -72,6 +72,40 @@ def balance(w: np.ndarray, iters: int = 30) -> np.ndarray:
     return w
 
 
+class DealSampler:
+    """The sampler of one decision: the belief balanced (and calibrated) once, then
+    :meth:`draw` any number of times."""
+
+    def __init__(self, belief: np.ndarray, own_hand: np.ndarray, seat: int, rng: np.random.Generator,
+                 calibrate: int = 0, pilot: int = 2000):
+        own = np.asarray(own_hand, bool)
+        if own.shape != (52,) or own.sum() != 13:
+            raise BeliefError(f"the searcher's hand must be 13 of 52 cards, got {int(own.sum())} cards")
+        if not 0 <= seat <= 3:
+            raise BeliefError(f"seat must be 0..3, got {seat}")
+        belief = np.asarray(belief, np.float64)
+        if belief.shape != (4, 52) or not np.isfinite(belief).all() or (belief < 0).any():
+            raise BeliefError(f"belief must be non-negative finite [4, 52], got shape {belief.shape}")
+        self.own, self.seat, self.rng = own, seat, rng
+        self.others = np.array([(seat + 1 + r) % 4 for r in range(3)])
+        self.unseen = np.flatnonzero(~own)                     # the 39 hidden cards
+        w = belief[self.others][:, self.unseen].T              # [39, 3]
+        if (w.sum(axis=1) <= 0).any():
+            raise BeliefError("the belief puts some unseen card in no hand")
+        self.target = w = balance(w)
+        for _ in range(calibrate):
+            emp = _assign(w, pilot, rng).mean(axis=0)
+            w = balance(w * np.where(self.target > 0, self.target / np.maximum(emp, 1e-3), 0.0))
+        self.weights = w
+
+    def draw(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        owner, feasible = _assign(self.weights, n, self.rng, onehot=False)
+        deals = np.empty((n, 52), np.uint8)
+        deals[:, self.own] = self.seat
+        deals[:, self.unseen] = self.others[owner]
+        return deals, feasible
+
+
 def sample_deals(belief: np.ndarray, own_hand: np.ndarray, seat: int, n: int,
                  rng: np.random.Generator, calibrate: int = 0, pilot: int = 2000) -> tuple[np.ndarray, np.ndarray]:
     """``n`` deals ``uint8[n, 52]`` (holder of each card) consistent with the searcher's hand,
@@ -79,28 +113,7 @@ def sample_deals(belief: np.ndarray, own_hand: np.ndarray, seat: int, n: int,
     and ``bool[n]`` feasible (see the module docstring for the method). ``calibrate``
     fixed-point steps (each on ``pilot`` particles) correct the weights for the distortion of
     the capacity repair, so that the marginals follow the balanced belief more closely."""
-    own = np.asarray(own_hand, bool)
-    if own.shape != (52,) or own.sum() != 13:
-        raise BeliefError(f"the searcher's hand must be 13 of 52 cards, got {int(own.sum())} cards")
-    if not 0 <= seat <= 3:
-        raise BeliefError(f"seat must be 0..3, got {seat}")
-    belief = np.asarray(belief, np.float64)
-    if belief.shape != (4, 52) or not np.isfinite(belief).all() or (belief < 0).any():
-        raise BeliefError(f"belief must be non-negative finite [4, 52], got shape {belief.shape}")
-    others = np.array([(seat + 1 + r) % 4 for r in range(3)])
-    unseen = np.flatnonzero(~own)                              # the 39 hidden cards
-    w = belief[others][:, unseen].T                            # [39, 3]
-    if (w.sum(axis=1) <= 0).any():
-        raise BeliefError("the belief puts some unseen card in no hand")
-    target = w = balance(w)
-    for _ in range(calibrate):
-        emp = _assign(w, pilot, rng).mean(axis=0)
-        w = balance(w * np.where(target > 0, target / np.maximum(emp, 1e-3), 0.0))
-    owner, feasible = _assign(w, n, rng, onehot=False)
-    deals = np.empty((n, 52), np.uint8)
-    deals[:, own] = seat
-    deals[:, unseen] = others[owner]
-    return deals, feasible
+    return DealSampler(belief, own_hand, seat, rng, calibrate, pilot).draw(n)
 
 
 def _assign(w: np.ndarray, n: int, rng: np.random.Generator, onehot: bool = True):
