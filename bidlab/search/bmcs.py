@@ -236,11 +236,11 @@ class Searcher:
         greedy = int(p.argmax())
         order = [int(c) for c in np.argsort(-p, kind="stable")[:cfg.k] if p[c] > cfg.pmin]
         cands = [Candidate(c, float(p[c])) for c in order]
+        belief = self.belief(root)    # one forward; shown by explain even when there is no search
         if len(cands) <= 1 or p[greedy] >= cfg.max_prob:
             return SearchResult(greedy, greedy, False, f"policy's call ({p[greedy]:.0%}); no other candidate "
-                                f"above p_min {cfg.pmin}", cands, seat=seat, score=cfg.score,
+                                f"above p_min {cfg.pmin}", cands, belief=belief, seat=seat, score=cfg.score,
                                 timing=dict(timing, total=time.perf_counter() - t_start))
-        belief = self.belief(root)
         parts, drawn = self.particles(root, belief, timing)
         res = SearchResult(greedy, greedy, False, "", cands, drawn, parts.n, belief, seat, cfg.score, timing)
         if parts.n < cfg.rmin:

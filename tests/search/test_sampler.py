@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from bidlab.search.sampler import BeliefError, balance, belief_by_seat, sample_deals, uniform_by_seat
 from bidlab.bridge.features import OPENSPIEL_CARD
+from bidlab.search.sampler import BeliefError, balance, belief_by_seat, sample_deals, uniform_by_seat
 
 
 def _hand(seat_cards, seat=0):
