@@ -1,6 +1,9 @@
 """BMCS decision latency: median and p90 seconds per non-trivial decision (two or more
 candidates), split into sampling, filtering, rollouts and DD / trick estimation.
 
+Wall time depends on the load of the machine, so the CPU time of the process is printed
+too (what a decision costs on a core of its own).
+
 Positions: the decisions of greedy self-play of the policy on VALIDATION deals, in order,
 keeping those where the setting has two or more candidates; every setting searches the same
 positions when it can (a setting with a larger p_min or smaller k has fewer). Baseline named
@@ -64,12 +67,17 @@ def main() -> None:
         for st in pos:
             agent.searcher.policy.probabilities(st)
         base = (time.perf_counter() - t0) / max(len(pos), 1)
-        rows = [agent.search(st) for st in pos]
+        rows, cpu = [], []
+        for st in pos:
+            c0 = time.process_time()
+            rows.append(agent.search(st))
+            cpu.append(time.process_time() - c0)
         tot = np.array([r.timing["total"] for r in rows])
         split = {k: np.median([r.timing[k] for r in rows]) for k in ("sampling", "filter", "rollouts", "dd")}
         searched = sum(r.searched for r in rows)
         print(f"{name:12s} bmcs:{args.model}{SETTINGS[name]}: {len(rows)} decisions ({searched} searched, "
-              f"{len(rows) - searched} fell back): median {np.median(tot):.2f} s, p90 {np.quantile(tot, 0.9):.2f} s; "
+              f"{len(rows) - searched} fell back): median {np.median(tot):.2f} s, p90 {np.quantile(tot, 0.9):.2f} s "
+              f"(CPU time of this process: median {np.median(cpu):.2f} s, p90 {np.quantile(cpu, 0.9):.2f} s); "
               f"median split sampling {split['sampling']:.2f}, filter {split['filter']:.2f}, "
               f"rollouts {split['rollouts']:.2f}, dd {split['dd']:.2f}; median kept {np.median([r.kept for r in rows]):.0f} "
               f"of {np.median([r.sampled for r in rows]):.0f} drawn, {np.median([r.solves for r in rows]):.0f} solves; "
