@@ -36,7 +36,8 @@ def run(args) -> None:
     ms = matches(args)
     first = next(iter(ms.values()))
     t0 = time.time()
-    for k in range(first.n_chunks):
+    order = range(first.n_chunks - 1, -1, -1) if args.reverse else range(first.n_chunks)
+    for k in order:
         for name, m in ms.items():
             if args.only and name != args.only:
                 continue
@@ -83,6 +84,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="results/bmcs-strength")
     ap.add_argument("--report", action="store_true")
+    ap.add_argument("--reverse", action="store_true",
+                    help="play chunks from the last one down (a second process beside a forward one)")
     ap.add_argument("--only", choices=["bmcs", "mcs"], help="play one of the two matches (run two processes in parallel)")
     args = ap.parse_args()
     torch.set_num_threads(1)
