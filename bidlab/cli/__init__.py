@@ -18,6 +18,8 @@ from bidlab.cli import bridge as _bridge  # noqa: E402,F401,I001  (registers dea
 from bidlab.cli import evaluate as _evaluate  # noqa: E402,F401,I001  (registers match, report)
 from bidlab.cli import web as _web  # noqa: E402,F401,I001  (registers serve)
 from bidlab.cli import learn as _learn  # noqa: E402,I001
+from bidlab.cli import search as _search  # noqa: E402,I001  (registers explain)
+app.add_typer(_search.belief_app, name="belief")
 app.add_typer(_learn.data_app, name="data")
 app.add_typer(_learn.train_app, name="train")
 

@@ -267,3 +267,91 @@ def train_rl_plot(
     fig.savefig(buf, format="png", dpi=110)
     write_bytes_atomic(out, buf.getvalue())
     console.print(f"wrote {out}")
+
+
+@train_app.command("belief")
+def train_belief_cmd(
+    out: Path = typer.Option(Path("runs/belief"), help="Run folder: data, checkpoints, model."),
+    policy: str = typer.Option("sl", help="Policy whose self-play (sample mode) makes the data, e.g. sl or rl."),
+    deals: int = typer.Option(20000, min=100, help="TRAIN deals of the shipped DD store to bid."),
+    preset: str = typer.Option("cpu", help="Network preset: cpu (4 x 512), paper (4 x 1024), tiny."),
+    epochs: int = typer.Option(3, min=1, help="Passes over the pairs."),
+    lr: float = typer.Option(3e-4, help="Adam learning rate (authors: 3e-4)."),
+    batch_size: int = typer.Option(256, min=1, help="Batch size (authors: 256)."),
+    seed: int = typer.Option(0, help="Seed of deals, self-play, initialisation and batch order."),
+    checkpoint_every: int = typer.Option(500, min=1, help="Steps between checkpoints."),
+    max_steps: int = typer.Option(None, help="Stop after this many steps (quick runs)."),
+    threads: int = typer.Option(1, min=1, help="Torch CPU threads."),
+) -> None:
+    """Belief network (Qiu et al. Sec. V): 480 -> 156 sigmoids (LHO, partner, RHO hands),
+    binary cross-entropy on self-play pairs. Rerun the same command to resume."""
+    import torch
+
+    from bidlab.learn.belief import BeliefConfig, train_belief
+
+    torch.set_num_threads(threads)
+    cfg = BeliefConfig(policy=policy, preset=preset, deals=deals, lr=lr, batch_size=batch_size, epochs=epochs,
+                       seed=seed, checkpoint_every=checkpoint_every, max_steps=max_steps)
+    with progress_display(console) as display:
+        epoch_bar = _EpochProgress(display)
+
+        def show(ev: dict) -> None:
+            if "message" in ev:
+                console.print(ev["message"])
+            elif "epoch_done" in ev:
+                console.print(f"epoch {ev['epoch_done']}: held-out cross-entropy {ev['heldout_bce']:.4f} "
+                              f"({ev['pairs']} training pairs)")
+            else:
+                epoch_bar.update(ev["epoch"], ev["steps_per_epoch"], ev["step_in_epoch"],
+                                 f"bce {ev['loss']:.4f}  {ev['pairs_per_s']:.0f} pairs/s")
+
+        state = train_belief(out, cfg, progress=show)
+    console.print(f"best held-out cross-entropy {state['best_bce']:.4f}; model: {out}/model.safetensors")
+
+
+@train_app.command("tricks")
+def train_tricks_cmd(
+    out: Path = typer.Option(Path("runs/tricks"), help="Run folder: checkpoints, model."),
+    epochs: int = typer.Option(8, min=1, help="Passes over the TRAIN split (each deal in 4 rotations)."),
+    hidden: int = typer.Option(512, min=8, help="Width of the hidden layers."),
+    layers: int = typer.Option(3, min=1, help="Hidden layers."),
+    seed: int = typer.Option(0, help="Seed of initialisation and batch order."),
+    threads: int = typer.Option(1, min=1, help="Torch CPU threads."),
+) -> None:
+    """DD trick estimator for search: deal -> 20 trick distributions, trained on the shipped
+    DD store (TRAIN split), mean absolute trick error on VALIDATION. Rerun to resume."""
+    import torch
+
+    from bidlab.learn.tricks import TrickNetConfig, train_tricknet
+
+    torch.set_num_threads(threads)
+    cfg = TrickNetConfig(hidden=hidden, layers=layers, epochs=epochs, seed=seed)
+    with progress_display(console) as display:
+        epoch_bar = _EpochProgress(display)
+
+        def show(ev: dict) -> None:
+            if "epoch_done" in ev:
+                console.print(f"epoch {ev['epoch_done']}: validation mean absolute trick error {ev['validation_mae']:.3f}")
+            else:
+                epoch_bar.update(ev["epoch"], ev["steps"], ev["step"],
+                                 f"loss {ev['loss']:.3f}  {ev['deals_per_s']:.0f} deals/s")
+
+        state = train_tricknet(out, cfg, progress=show)
+    console.print(f"best validation mean absolute trick error {state['best_mae']:.3f}; model: {out}/model.safetensors")
+
+
+class _EpochProgress:
+    """One progress task per epoch, fed with (epoch, steps in the epoch, step reached, info)."""
+
+    def __init__(self, display):
+        self.display, self.epoch, self.task, self.done = display, None, None, 0
+
+    def update(self, epoch: int, total: int, step: int, info: str) -> None:
+        if epoch != self.epoch:
+            self.epoch, self.done = epoch, step
+            self.task = self.display.task(f"epoch {epoch + 1}")
+            self.task.start(total, step)
+        elif step > self.done:
+            self.task.advance(step - self.done)
+            self.done = step
+        self.task.note(info)

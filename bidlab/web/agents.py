@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+import bidlab.search  # noqa: F401  (registers the bmcs: and mcs: agent kinds)
 from bidlab.agents.base import Agent
 from bidlab.agents.registry import AgentSpecError, known_kinds, make_agent
 from bidlab.agents.specs import split_neural_spec
@@ -23,7 +24,11 @@ from bidlab.agents.specs import split_neural_spec
 #: Spec kinds whose argument is not a file; any other kind's argument must be a model file.
 PLAIN_KINDS = frozenset({"random", "sayc"})
 #: Kinds that cannot do without a model.
-MODEL_KINDS = frozenset({"nn", "bmcs"})
+MODEL_KINDS = frozenset({"nn", "bmcs", "mcs"})
+#: Kinds that take search options after the model (``bmcs:sl?k=4&rmax=1500``); options that
+#: name files (``belief=``, ``tricks=``) are refused, so a request can only use shipped nets.
+OPTION_KINDS = frozenset({"bmcs", "mcs"})
+FILE_OPTIONS = ("belief=", "tricks=")
 MODE_SUFFIXES = (":greedy", ":sample")
 MODEL_SUFFIX = ".safetensors"
 MAX_MODELS = 200
@@ -63,7 +68,11 @@ class AgentCatalog:
     def suggestions(self) -> list[str]:
         """Specs to offer in a seat chooser."""
         out = ["sayc", "random"]
-        out += [f"nn:{m.name}" for m in self.models()]
+        search_nets = ("belief", "tricks")   # the search's own nets, not policies
+        policies = [m.name for m in self.models() if m.name not in search_nets]
+        out += [f"nn:{name}" for name in policies]
+        if set(search_nets) <= {m.name for m in self.models()}:
+            out += [f"{kind}:{name}" for name in policies for kind in ("bmcs", "mcs")]
         return out
 
     def kinds(self) -> list[tuple[str, str]]:
@@ -79,6 +88,12 @@ class AgentCatalog:
             raise AgentSpecError(f"unknown agent {spec!r}; known kinds: {', '.join(sorted(kinds))}, or 'you'")
         if prefix in PLAIN_KINDS:
             return s
+        options = ""
+        if prefix in OPTION_KINDS:
+            arg, q, options = arg.partition("?")
+            if any(o.strip().lower().startswith(FILE_OPTIONS) for o in options.split("&")):
+                raise AgentSpecError(f"{prefix} options may not name files ({', '.join(FILE_OPTIONS)}) on the web")
+            options = q + options
         mode = ""
         if prefix == "nn":
             arg, m = split_neural_spec(arg)
@@ -91,7 +106,7 @@ class AgentCatalog:
             if prefix in MODEL_KINDS:
                 raise AgentSpecError(f"{prefix} needs a model, e.g. {prefix}:NAME; available: {self._model_names()}")
             return s  # a kind without an argument names no file
-        return f"{prefix}:{self._model_path(arg)}{mode}"
+        return f"{prefix}:{self._model_path(arg)}{mode}{options}"
 
     def _model_names(self) -> str:
         names = [m.name for m in self.models()]

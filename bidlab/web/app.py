@@ -44,6 +44,7 @@ from bidlab.web.models import (
     match_board_out,
     why_out,
 )
+from bidlab.web.search import search_explanation
 from bidlab.web.spades import spades_router
 from bidlab.web.table import BoardStore, NewBoard, WebError
 
@@ -238,6 +239,13 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
         s = store.get(board_id)
         with s.lock:
             return why_out(s.why(table, index))
+
+    @app.get("/api/boards/{board_id}/search", responses=ERRORS,
+             summary="A search bot's call: candidates, particles and the three hidden hands' beliefs")
+    def search(board_id: BoardId, index: CallIndex, table: TableName = "this"):
+        s = store.get(board_id)
+        with s.lock:
+            return search_explanation(s, table, index)
 
     # -- matches ----------------------------------------------------------------------------
 

@@ -56,3 +56,17 @@ def test_pool_shares_deterministic_agents_and_seeds_random_ones_per_board():
     assert a is not b and a._rng.integers(1 << 30) == b._rng.integers(1 << 30)
     pool.shared("random:1"), pool.shared("random:2")
     assert len(pool._agents) == 2  # bounded: the least recently used went
+
+
+def test_search_specs_keep_their_options_and_may_not_name_files():
+    from bidlab.web.agents import AgentCatalog, shipped_models_dir
+
+    cat = AgentCatalog()
+    resolved = cat.resolve("bmcs:sl?k=2&rmax=60")
+    assert resolved == f"bmcs:{(shipped_models_dir() / 'sl.safetensors').resolve()}?k=2&rmax=60"
+    assert cat.resolve("mcs:sl").startswith("mcs:/")
+    for bad in ("bmcs:sl?belief=/etc/passwd", "mcs:sl?k=2&tricks=../x"):
+        with pytest.raises(AgentSpecError):
+            cat.resolve(bad)
+    assert {"bmcs:sl", "mcs:sl"} <= set(cat.suggestions())
+    assert "nn:belief" not in cat.suggestions()

@@ -1,0 +1,277 @@
+"""The belief network (Qiu et al. 2024 Sec. V): from one player's 480 observation, the
+probability that each of the other three players holds each card.
+
+Data (Sec. V; the authors' ``train_belief.py``): self-play of the policy in ``sample`` mode
+(all four seats, the policy whose calls the searcher will later explain) on TRAIN deals of
+the DD store with random dealer and vulnerability. Every state before every call gives one
+pair (the 480 observation of the player to act, the 156 hidden cards: LHO, partner, RHO in
+OpenSpiel's card order rank*4 + suit), read through :func:`bidlab.envs.rollout.rollout`'s
+``on_decision`` hook and :func:`bidlab.envs.state.observe636` (whose last 156 columns are
+exactly those hands). Pairs are stored bit-packed.
+
+Training: mean binary cross-entropy of the 156 sigmoids, Adam (paper 3e-4, batch 256).
+The run folder holds ``data.safetensors`` (the pairs, written once), ``checkpoint.safetensors``
++ ``state.json`` (weights, Adam moments, step; atomic, every ``checkpoint_every`` steps), and
+``model.safetensors`` + ``model.json`` (the best model by held-out cross-entropy). Rerunning
+the same command resumes; batches come from a permutation seeded by (seed, epoch).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from bidlab.bridge.features import OPENSPIEL480
+from bidlab.envs.rollout import Policy, rollout
+from bidlab.envs.state import init, observe636
+from bidlab.errors import BidlabError
+from bidlab.fileio import write_bytes_atomic, write_json_atomic
+from bidlab.learn.sl import _load_optimizer, _optimizer_tensors
+from bidlab.nets import BeliefNet, build, load_model, preset, save_model
+
+HIDDEN = 156
+
+
+class BeliefTrainingError(BidlabError):
+    """Belief training cannot start or resume as asked."""
+
+
+@dataclass(frozen=True)
+class BeliefConfig:
+    """Hyperparameters of belief training. ``paper``: 4 x 1024, Adam 3e-4, batch 256."""
+
+    policy: str = "sl"
+    preset: str = "cpu"
+    deals: int = 20000           # TRAIN deals bid by self-play (one auction each)
+    lr: float = 3e-4
+    batch_size: int = 256
+    epochs: int = 3
+    seed: int = 0
+    heldout_every: int = 20      # every 20th auction is held out
+    checkpoint_every: int = 500
+    max_steps: int | None = None
+
+    @classmethod
+    def paper(cls, **kw) -> BeliefConfig:
+        return cls(**{"preset": "paper", **kw})
+
+    def data_key(self) -> dict:
+        return {"policy": self.policy, "deals": self.deals, "seed": self.seed}
+
+
+# -- data ------------------------------------------------------------------------------------
+
+
+def self_play_pairs(policy: Policy, deals: np.ndarray, seed: int = 0,
+                    batch: int = 2048) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Bid ``deals`` with ``policy`` at all four seats; every state before every call as
+    (obs480 packed uint8[m, 60], hidden156 packed uint8[m, 20], auction index int32[m],
+    call number int16[m] packed into the third array as ``index * 1024 + length``)."""
+    rng = np.random.default_rng([seed, 5])
+    obs_parts, hid_parts, where_parts = [], [], []
+    for start in range(0, len(deals), batch):
+        d = deals[start:start + batch]
+        n = len(d)
+        state = init(d, rng.integers(0, 4, n), rng.integers(0, 4, n))
+
+        def hook(_pi, rows, sub, _decision, base=start):
+            x = observe636(sub)
+            obs_parts.append(np.packbits(x[:, :OPENSPIEL480] > 0.5, axis=1))
+            hid_parts.append(np.packbits(x[:, OPENSPIEL480:] > 0.5, axis=1))
+            where_parts.append((np.asarray(rows, np.int64) + base) * 1024 + sub.length.astype(np.int64))
+
+        rollout(state, [policy], np.zeros(4, np.int64), inplace=True, on_decision=hook)
+    return np.concatenate(obs_parts), np.concatenate(hid_parts), np.concatenate(where_parts)
+
+
+def generate_data(out: Path, cfg: BeliefConfig, progress: Callable[[str], None] | None = None) -> dict:
+    """Write ``out/data.safetensors`` once (reused on resume if its key matches)."""
+    from safetensors.numpy import load_file, save
+
+    from bidlab.agents.neural import load_neural_agent
+    from bidlab.dd import shipped_store
+
+    path = out / "data.safetensors"
+    key_path = out / "data.json"
+    if path.exists() and key_path.exists():
+        if json.loads(key_path.read_text()) == cfg.data_key():
+            return load_file(str(path))
+        raise BeliefTrainingError(f"{out} holds belief data of another configuration; use a new --out")
+    deals, _, _ = shipped_store().load("train")
+    if cfg.deals > len(deals):
+        raise BeliefTrainingError(f"the train split has {len(deals)} deals, {cfg.deals} asked")
+    order = np.random.default_rng([cfg.seed, 11]).permutation(len(deals))[: cfg.deals]
+    agent = load_neural_agent(cfg.policy, mode="sample", seed=cfg.seed)
+    if progress:
+        progress(f"self-play of {cfg.policy} (sample mode) on {cfg.deals} train deals")
+    obs, hid, where = self_play_pairs(agent, deals[order], cfg.seed)
+    data = {"obs": obs, "hidden": hid, "where": where}
+    out.mkdir(parents=True, exist_ok=True)
+    write_bytes_atomic(path, save(data))
+    write_json_atomic(key_path, cfg.data_key())
+    return data
+
+
+def unpack(obs: np.ndarray, hid: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+    x = np.unpackbits(obs, axis=1, count=OPENSPIEL480).astype(np.float32)
+    y = np.unpackbits(hid, axis=1, count=HIDDEN).astype(np.float32)
+    return torch.from_numpy(x), torch.from_numpy(y)
+
+
+def split_rows(where: np.ndarray, every: int) -> tuple[np.ndarray, np.ndarray]:
+    """(train rows, held-out rows): every ``every``-th auction is held out, whole."""
+    auction = where // 1024
+    held = auction % every == 0
+    return np.flatnonzero(~held), np.flatnonzero(held)
+
+
+# -- training --------------------------------------------------------------------------------
+
+
+def bce_per_row(net: BeliefNet, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Mean binary cross-entropy over the 156 outputs, per row (nats)."""
+    return F.binary_cross_entropy_with_logits(net(x), y, reduction="none").mean(dim=1)
+
+
+def he_init(net: torch.nn.Module) -> None:
+    """He (Kaiming) normal weights, zero biases. With torch's default Linear init the 4-layer
+    GELU MLP sat on the constant-output plateau (BCE 0.5623 = predicting 13/52 everywhere)
+    for 300+ steps at lr 1e-3; with this it leaves it within 50 steps (measured)."""
+    for m in net.modules():
+        if isinstance(m, torch.nn.Linear):
+            torch.nn.init.kaiming_normal_(m.weight, nonlinearity="relu")
+            torch.nn.init.zeros_(m.bias)
+
+
+def evaluate(net: BeliefNet, obs: np.ndarray, hid: np.ndarray, batch: int = 8192) -> float:
+    net.eval()
+    total = 0.0
+    with torch.inference_mode():
+        for s in range(0, len(obs), batch):
+            x, y = unpack(obs[s:s + batch], hid[s:s + batch])
+            total += float(bce_per_row(net, x, y).sum())
+    net.train()
+    return total / max(len(obs), 1)
+
+
+def train_belief(out: str | Path, cfg: BeliefConfig, progress: Callable[[dict], None] | None = None) -> dict:
+    """Generate the data (once) and train; returns the final state dict (see module docstring)."""
+    from safetensors.torch import load as load_tensors
+    from safetensors.torch import save as save_tensors
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    data = generate_data(out, cfg, (lambda m: progress({"message": m})) if progress else None)
+    obs, hid, where = data["obs"], data["hidden"], data["where"]
+    train_rows, held_rows = split_rows(where, cfg.heldout_every)
+    torch.manual_seed(cfg.seed)
+    net = build(preset("belief", cfg.preset))
+    he_init(net)
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
+    state = {"config": asdict(cfg), "step": 0, "epoch": 0, "best_bce": None, "history": []}
+    ck, st = out / "checkpoint.safetensors", out / "state.json"
+    if ck.exists() and st.exists():
+        saved = json.loads(st.read_text())
+        if saved["config"] != asdict(cfg) | {"max_steps": saved["config"].get("max_steps")}:
+            raise BeliefTrainingError(f"{out} holds a run with another configuration; use a new --out")
+        tensors = load_tensors(ck.read_bytes())
+        net.load_state_dict({k[4:]: v for k, v in tensors.items() if k.startswith("net.")})
+        _load_optimizer(opt, {k[4:]: v for k, v in tensors.items() if k.startswith("opt.")}, saved["opt"])
+        state = saved
+
+    def checkpoint() -> None:
+        ot, extra = _optimizer_tensors(opt)
+        tensors = {f"net.{k}": v.contiguous() for k, v in net.state_dict().items()}
+        tensors.update({f"opt.{k}": v for k, v in ot.items()})
+        write_bytes_atomic(ck, save_tensors(tensors))
+        write_json_atomic(st, dict(state, opt=extra))
+
+    steps_per_epoch = math.ceil(len(train_rows) / cfg.batch_size)
+    t0, seen = time.time(), 0
+    net.train()
+    while state["epoch"] < cfg.epochs:
+        perm = train_rows[np.random.default_rng([cfg.seed, state["epoch"]]).permutation(len(train_rows))]
+        k0 = state["step"] - state["epoch"] * steps_per_epoch
+        for k in range(k0, steps_per_epoch):
+            if cfg.max_steps is not None and state["step"] >= cfg.max_steps:
+                checkpoint()
+                return state
+            rows = np.sort(perm[k * cfg.batch_size:(k + 1) * cfg.batch_size])
+            x, y = unpack(obs[rows], hid[rows])
+            loss = bce_per_row(net, x, y).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            state["step"] += 1
+            seen += len(rows)
+            if progress and state["step"] % 50 == 0:
+                progress({"epoch": state["epoch"], "step_in_epoch": k + 1, "steps_per_epoch": steps_per_epoch,
+                          "loss": float(loss.detach()), "pairs_per_s": seen / max(time.time() - t0, 1e-9)})
+            if state["step"] % cfg.checkpoint_every == 0:
+                checkpoint()
+        bce = evaluate(net, obs[held_rows], hid[held_rows])
+        state["epoch"] += 1
+        state["history"].append({"epoch": state["epoch"], "heldout_bce": bce})
+        if state["best_bce"] is None or bce < state["best_bce"]:
+            state["best_bce"] = bce
+            save_model(out / "model", net, {"trained_on": "self-play of the policy on TRAIN deals of the shipped DD store",
+                                            **cfg.data_key(), "pairs": int(len(train_rows)), "heldout_bce": bce,
+                                            "epoch": state["epoch"]})
+        checkpoint()
+        if progress:
+            progress({"epoch_done": state["epoch"], "heldout_bce": bce, "pairs": int(len(train_rows))})
+    return state
+
+
+def load_belief(name_or_path: str = "belief") -> BeliefNet:
+    """A saved belief net (a path, or the name of a shipped model such as ``belief``)."""
+    from bidlab.agents.neural import resolve_model
+
+    net, _ = load_model(resolve_model(name_or_path))
+    if net.cfg.kind != "belief":
+        raise BeliefTrainingError(f"{name_or_path} is a {net.cfg.kind} net, not a belief net")
+    return net
+
+
+# -- Fig. 3: cross-entropy against auction length ----------------------------------------------
+
+
+def uniform_belief(obs480: np.ndarray) -> np.ndarray:
+    """The uniform belief: each of the 39 unseen cards in each other hand with prob 1/3."""
+    own = obs480[:, OPENSPIEL480 - 52:]
+    p = np.where(own > 0.5, 0.0, 1.0 / 3.0).astype(np.float32)
+    return np.concatenate([p, p, p], axis=1)
+
+
+def cross_entropy_by_length(net: BeliefNet, obs: np.ndarray, hid: np.ndarray, where: np.ndarray,
+                            max_length: int = 24, eps: float = 1e-6) -> dict:
+    """Fig. 3 data. For each auction length (calls made before the decision): the mean
+    cross-entropy (nats per card slot over the 156 outputs, the training loss) of the real
+    hidden hands under the belief net and under the uniform belief, and the entropy of the
+    real hands as a reference (0: a one-hot target has no entropy of its own), plus counts."""
+    x, y = unpack(obs, hid)
+    with torch.inference_mode():
+        p = torch.sigmoid(net(x)).numpy().clip(eps, 1 - eps)
+    u = uniform_belief(x.numpy()).clip(eps, 1 - eps)
+    y = y.numpy()
+
+    def ce(q):
+        return -(y * np.log(q) + (1 - y) * np.log(1 - q)).mean(axis=1)
+
+    length = where % 1024
+    ce_b, ce_u = ce(p), ce(u)
+    rows = []
+    for L in range(max_length + 1):
+        m = length == L
+        if m.sum() >= 20:
+            rows.append({"length": L, "n": int(m.sum()), "belief": float(ce_b[m].mean()),
+                         "uniform": float(ce_u[m].mean()), "real": 0.0})
+    return {"rows": rows, "belief_mean": float(ce_b.mean()), "uniform_mean": float(ce_u.mean())}

@@ -1,0 +1,97 @@
+"""``bmcs:`` and ``mcs:`` agents: BMCS / uniform MCS over a neural policy, as registry specs.
+
+Specs: ``bmcs:MODEL[?OPTIONS]`` and ``mcs:MODEL[?OPTIONS]``, e.g. ``bmcs:sl``,
+``bmcs:rl?preset=paper``, ``bmcs:sl?k=4&rmax=1500&pmin=0.01&rmin=100&dd=exact``.
+MODEL is a policy (a shipped name such as ``sl``/``rl`` or a path); options are those of
+:func:`bidlab.search.bmcs.parse_options` plus ``belief=NAME`` (default the shipped
+``belief``) and ``tricks=NAME`` (default the shipped ``tricks``).
+
+Registration: importing :mod:`bidlab.search` registers both kinds with
+:func:`bidlab.agents.registry.register`. The registry sits in the agents layer, below search,
+so it cannot import this module; the layers that build agents from specs and sit above
+search (:mod:`bidlab.eval.match`, the CLI, the web app) import :mod:`bidlab.search`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from bidlab.agents.base import AgentBase
+from bidlab.agents.neural import load_neural_agent, resolve_model, shipped_models_dir
+from bidlab.agents.registry import AgentSpecError, register
+from bidlab.envs.rollout import Decision
+from bidlab.envs.state import AuctionState
+from bidlab.learn.belief import load_belief
+from bidlab.learn.tricks import load_tricknet
+from bidlab.search.bmcs import SearchConfig, Searcher, SearchError, SearchResult, parse_options
+
+_CACHE: dict[tuple[str, str], object] = {}
+
+
+def _cached(kind: str, name: str, loader):
+    key = (kind, name)
+    if key not in _CACHE:
+        _CACHE[key] = loader(name)
+    return _CACHE[key]
+
+
+def _trick_path(name: str) -> Path:
+    p = Path(name)
+    if p.with_suffix(".safetensors").is_file():
+        return p
+    return shipped_models_dir() / p.name
+
+
+class SearchAgent(AgentBase):
+    """A policy whose every call is a BMCS (or MCS) decision; ``last`` holds the most recent
+    :class:`~bidlab.search.bmcs.SearchResult` of each row of the last :meth:`decide`."""
+
+    def __init__(self, searcher: Searcher):
+        self.searcher = searcher
+        self.name = "bmcs"
+        self.last: list[SearchResult] = []
+        self.history: list[SearchResult] = []
+
+    def search(self, state: AuctionState, row: int = 0) -> SearchResult:
+        return self.searcher.search(state.take([row]))
+
+    def decide(self, state: AuctionState, explain: bool = False) -> Decision:
+        results = [self.search(state, t) for t in range(state.n)]
+        self.last = results
+        self.history.extend(results)
+        calls = np.array([r.call for r in results], np.int64)
+        reasons = [r.summary() for r in results] if explain else None
+        return Decision(calls, None, reasons)
+
+
+def build_search_agent(arg: str, seed: int, belief: bool) -> SearchAgent:
+    model, _, opts = arg.partition("?")
+    if not model:
+        raise AgentSpecError(f"{'bmcs' if belief else 'mcs'} needs a policy model, e.g. bmcs:sl")
+    kv = dict(p.partition("=")[::2] for p in opts.split("&") if p) if opts else {}
+    belief_name = kv.pop("belief", "belief")
+    tricks_name = kv.pop("tricks", "tricks")
+    try:
+        cfg = parse_options("&".join(f"{k}={v}" for k, v in kv.items()), SearchConfig(belief=belief))
+        resolve_model(model)
+        policy = load_neural_agent(model, mode="greedy", seed=seed)
+        bnet = _cached("belief", belief_name, load_belief) if belief else None
+        tnet = _cached("tricks", tricks_name, lambda n: load_tricknet(_trick_path(n))) if cfg.dd == "net" else None
+        return SearchAgent(Searcher(policy, cfg, bnet, tnet, seed=seed))
+    except SearchError as e:
+        raise AgentSpecError(str(e)) from None
+
+
+def _bmcs(arg: str, seed: int) -> SearchAgent:
+    return build_search_agent(arg, seed, belief=True)
+
+
+def _mcs(arg: str, seed: int) -> SearchAgent:
+    return build_search_agent(arg, seed, belief=False)
+
+
+register("bmcs", "belief Monte Carlo search over a policy: bmcs:MODEL[?k=4&rmax=1500&pmin=0.01&rmin=100"
+         "&dd=net|exact&score=imps|points&preset=paper]", _bmcs)
+register("mcs", "Monte Carlo search with uniform deal sampling (BMCS ablation): mcs:MODEL[?options as bmcs]", _mcs)

@@ -1,0 +1,137 @@
+"""BMCS pieces on positions whose answer is known (issue 16)."""
+
+import numpy as np
+import pytest
+
+import bidlab.search  # noqa: F401  (registers bmcs:, mcs:)
+from bidlab.agents.registry import AgentSpecError, make_agent
+from bidlab.bridge.calls import Call
+from bidlab.dd import shipped_store
+from bidlab.envs.rollout import Decision
+from bidlab.envs.scoring import ns_scores
+from bidlab.envs.state import Contracts, from_prefix, init
+from bidlab.search.bmcs import SearchConfig, Searcher, SearchError, parse_options
+from bidlab.search.ddcache import ContractValues
+
+SPADE_ACE = 51
+ONE_SPADE, ONE_CLUB, PASS = Call.parse("1S").id, Call.parse("1C").id, Call.parse("P").id
+
+
+class AceShowingPolicy:
+    """Opens 1C or passes, half and half; overcalls 1S exactly when holding the spade ace,
+    passes otherwise."""
+
+    name = "ace"
+
+    def probabilities(self, state):
+        p = np.zeros((state.n, 38), np.float32)
+        holds = state.deals[:, SPADE_ACE] == state.to_act
+        opening = state.length == 0
+        p[opening, ONE_CLUB] = 0.5
+        p[opening, PASS] = 0.5
+        later = ~opening
+        p[later & holds & state.legal[:, ONE_SPADE], ONE_SPADE] = 1.0
+        rest = later & ~(holds & state.legal[:, ONE_SPADE])
+        p[rest, PASS] = 1.0
+        return p
+
+    def decide(self, state, explain=False):
+        p = self.probabilities(state)
+        return Decision(p.argmax(axis=1), p)
+
+
+def _deal_where(seat_of_ace: int, rng) -> np.ndarray:
+    d = rng.permutation(np.repeat(np.arange(4), 13)).astype(np.uint8)
+    j = int(np.flatnonzero(d == seat_of_ace)[0])
+    d[j], d[SPADE_ACE] = d[SPADE_ACE], seat_of_ace
+    return d
+
+
+def test_filter_keeps_only_deals_consistent_with_the_opponents_calls():
+    # N opens 1C, E overcalls 1S (so E holds the spade ace under this policy); South searches.
+    rng = np.random.default_rng(0)
+    deal = _deal_where(1, rng)
+    root = from_prefix(deal[None], 0, 0, np.array([ONE_CLUB, ONE_SPADE]))
+    s = Searcher(AceShowingPolicy(), SearchConfig(belief=False, dd="exact", rmin=10, rmax=200, pmax=3000, k=2,
+                                                   pmin=0.0), seed=1)
+    timing = {"sampling": 0.0, "filter": 0.0}
+    parts, drawn = s.particles(root, s.belief(root), timing)
+    assert parts.n == 200 and drawn > 200
+    assert (parts.deals[:, SPADE_ACE] == 1).all()            # E's 1S is only possible with the ace
+    own = deal == 2
+    assert (parts.deals[:, own] == 2).all()                  # the searcher's hand is real
+    assert (parts.history[:, :2] == [ONE_CLUB, ONE_SPADE]).all() and (parts.to_act == 2).all()
+    # N's 1C (p 1/2) and E's 1S (p 1 iff E holds the ace: 1/3 under uniform sampling) ->
+    # acceptance 1/6, about 6 draws per survivor
+    assert 4.5 < drawn / parts.n < 8.0
+
+
+def test_the_searchers_own_calls_do_not_filter():
+    # North searches after 1C 1S P P. Its own 1C has probability 1/2 on every particle (its hand
+    # is real) and is skipped; E's 1S keeps the 1/3 of deals with the ace in E; S's and W's
+    # passes are certain then. Acceptance 1/3 (it would be 1/6 if N's own call were counted).
+    rng = np.random.default_rng(1)
+    deal = _deal_where(1, rng)
+    root = from_prefix(deal[None], 0, 0, np.array([ONE_CLUB, ONE_SPADE, PASS, PASS]))
+    assert int(root.to_act[0]) == 0
+    s = Searcher(AceShowingPolicy(), SearchConfig(belief=False, dd="exact", rmin=10, rmax=300, pmax=3000, k=2,
+                                                   pmin=0.0), seed=2)
+    parts, drawn = s.particles(root, s.belief(root), {"sampling": 0.0, "filter": 0.0})
+    assert (parts.deals[:, SPADE_ACE] == 1).all()
+    assert 2.0 < drawn / parts.n < 4.5
+
+
+def test_exact_contract_values_match_the_stored_dd_tables():
+    deals, dd, _ = shipped_store().load("validation")
+    deals, dd = deals[:6], dd[:6]
+    rng = np.random.default_rng(3)
+    particle = np.repeat(np.arange(6), 4)
+    n = len(particle)
+    c = Contracts(rng.integers(0, 8, n).astype(np.int8), rng.integers(0, 5, n).astype(np.int8),
+                  rng.integers(0, 3, n).astype(np.int8), rng.integers(0, 4, n).astype(np.int8))
+    c = Contracts(c.level, c.strain, c.doubled, np.where(c.level > 0, c.declarer, -1).astype(np.int8))
+    v = ContractValues(deals, 2)
+    got = v.points(particle, c)
+    tricks = dd[particle, np.maximum(c.declarer, 0), c.strain]
+    want = ns_scores(c.level, c.strain, c.doubled, c.declarer, tricks, np.full(n, 2))
+    assert np.array_equal(got, want)
+    played = c.level > 0
+    key = particle * 20 + c.declarer.astype(np.int64) * 5 + c.strain
+    assert v.solves == len(np.unique(key[played]))           # one solve per (deal, declarer, strain)
+    v.points(particle, c)                                    # the same contracts again: all cached
+    assert v.solves == len(np.unique(key[played]))
+
+
+def test_options_parse_and_reject_bad_values():
+    cfg = parse_options("k=4&rmax=1500&pmin=0.01&rmin=100&dd=exact", SearchConfig())
+    assert (cfg.k, cfg.rmax, cfg.pmin, cfg.rmin, cfg.dd) == (4, 1500, 0.01, 100, "exact")
+    paper = parse_options("preset=paper", SearchConfig())
+    assert (paper.k, paper.pmin, paper.rmin, paper.rmax, paper.pmax) == (4, 0.01, 100, 1500, 100_000)
+    for bad in ("k=0", "rmin=500&rmax=100", "dd=fast", "foo=1", "k=two", "k"):
+        with pytest.raises(SearchError):
+            parse_options(bad, SearchConfig())
+
+
+def test_agent_specs_build_and_bad_specs_fail_cleanly():
+    a = make_agent("bmcs:sl?k=2&rmax=60&rmin=20", 0)
+    assert a.searcher.cfg.k == 2 and a.searcher.cfg.belief
+    m = make_agent("mcs:sl", 0)
+    assert not m.searcher.cfg.belief
+    with pytest.raises(AgentSpecError):
+        make_agent("bmcs:sl?k=0", 0)
+    with pytest.raises(AgentSpecError):
+        make_agent("bmcs:", 0)
+
+
+def test_search_on_a_real_position_returns_a_candidate_with_shared_particles():
+    deals, _, _ = shipped_store().load("validation")
+    agent = make_agent("bmcs:sl?k=3&pmin=0.0&rmin=20&rmax=40&halving=0", 0)
+    root = init(deals[:1], 0, 0)
+    r = agent.search(root)
+    assert r.searched and r.kept == 40
+    assert r.call in [c.call for c in r.candidates]
+    assert all(c.rollouts == 40 for c in r.candidates)
+    assert r.candidates[0].mean == 0.0                       # IMPs against itself
+    best = max(r.candidates, key=lambda c: c.mean)
+    assert r.call == best.call
+    assert r.belief.shape == (4, 52) and np.allclose(r.belief[0], deals[0] == 0)
