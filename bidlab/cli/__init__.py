@@ -18,6 +18,7 @@ from bidlab.cli import bridge as _bridge  # noqa: E402,F401,I001  (registers dea
 from bidlab.cli import evaluate as _evaluate  # noqa: E402,F401,I001  (registers match, report)
 from bidlab.cli import web as _web  # noqa: E402,F401,I001  (registers serve)
 from bidlab.cli import learn as _learn  # noqa: E402,I001
+from bidlab.search import jps as _search_jps  # noqa: E402,F401,I001  (registers the jps: agent kind)
 app.add_typer(_learn.data_app, name="data")
 app.add_typer(_learn.train_app, name="train")
 

@@ -41,6 +41,7 @@ from bidlab.envs.state import AuctionState
 from bidlab.errors import BidlabError
 from bidlab.fileio import write_json_atomic, write_text_atomic
 from bidlab.parallel import run_tasks
+from bidlab.search import jps as _search_jps  # noqa: F401  (registers jps: in spawned match workers too)
 
 
 class MatchError(BidlabError):
