@@ -568,16 +568,30 @@ class JPSAgent(AgentBase):
         n = state.n
         if n == 0:
             return Decision(np.zeros(0, np.int64), None, [] if explain else None)
-        own = call_probabilities(self.policy, state).argmax(axis=1)
-        mean, v0, res = self.search_values(state)
-        self.last = res
-        best = mean.argmax(axis=1)
-        rows = np.arange(n)
-        calls = np.where(mean[rows, own] >= mean[rows, best], own, best).astype(np.int64)
+        p = call_probabilities(self.policy, state)
+        own = p.argmax(axis=1)
+        calls = own.astype(np.int64)
+        # P1's call is the only output: where sigma has a single candidate there is nothing to
+        # choose, whatever the partner might change later, so those rows skip the search
+        c = self.config
+        open_ = np.flatnonzero(candidate_mask(p, state.legal, c.threshold, c.max_candidates).sum(axis=1) > 1)
+        mean = np.full((n, NUM_CALLS), -np.inf)
+        mean[np.arange(n), own] = 0.0
+        v0 = np.zeros(n)
+        if open_.size:
+            m, v, res = self.search_values(state.take(open_))
+            self.last = res
+            mean[open_], v0[open_] = m, v
+            best = m.argmax(axis=1)
+            keep = m[np.arange(len(open_)), own[open_]] >= m[np.arange(len(open_)), best]
+            calls[open_] = np.where(keep, own[open_], best)
         reasons = None
         if explain:
             reasons = []
             for t in range(n):
+                if t not in set(open_.tolist()):
+                    reasons.append(f"{Call(int(calls[t]))}: the policy's only call above pi = {c.threshold}; no search")
+                    continue
                 cand = np.flatnonzero(np.isfinite(mean[t]))
                 cand = cand[np.argsort(-mean[t, cand])]
                 parts = ", ".join(f"{Call(int(c))} {mean[t, c]:+.2f}" for c in cand)
