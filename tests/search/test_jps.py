@@ -261,3 +261,30 @@ def test_bad_input_is_a_clear_error(board):
         make_agent("jps:sl?samples=3&foo=1")
     with pytest.raises(AgentSpecError, match="samples"):
         make_agent("jps:sl?samples=x")
+
+
+class OneOrTwoNT(ScriptedSigma):
+    """North opens 1NT (0.7) or 2NT (0.3), then everyone passes."""
+
+    def probabilities(self, state) -> np.ndarray:
+        p = np.zeros((state.n, 38), np.float32)
+        opening = state.length == 0
+        p[opening, C["1NT"]], p[opening, Call.parse("2NT").id] = 0.7, 0.3
+        p[~opening, C["P"]] = 1.0
+        return p
+
+
+def test_ties_keep_the_policys_more_probable_call(board):
+    """1NT+3 and 2NT+2 score alike: no evidence for a change, so the search keeps 1NT."""
+    deal, dd = board
+    assert contract_score(1, NT, 0, False, 10) == contract_score(2, NT, 0, False, 10)
+    res = joint_search(init(deal[None], 0, 0), OneOrTwoNT(), dd=dd[None], config=DETERMINISTIC)
+    assert res.best_call[0] == C["1NT"] and res.one_call[0] == C["1NT"] and res.gain[0] == 0
+
+
+def test_the_most_probable_call_is_always_a_candidate():
+    p = np.full((2, 38), 1 / 38, np.float32)
+    p[1, 5] += 0.01
+    legal = np.ones((2, 38), bool)
+    m = candidate_mask(p, legal, 0.5, 6)
+    assert m.sum(axis=1).tolist() == [1, 1] and m[1, 5]
