@@ -288,3 +288,10 @@ def test_the_most_probable_call_is_always_a_candidate():
     legal = np.ones((2, 38), bool)
     m = candidate_mask(p, legal, 0.5, 6)
     assert m.sum(axis=1).tolist() == [1, 1] and m[1, 5]
+
+
+def test_spec_sets_the_search():
+    a = make_agent("jps:sl?samples=3&thr=0.1&partner=mean&joint=0", seed=5)
+    assert isinstance(a, JPSAgent) and a.name == "jps:sl?samples=3&thr=0.1&partner=mean&joint=0"
+    assert (a.samples, a.config.threshold, a.config.partner, a.joint) == (3, 0.1, "mean", False)
+    assert a.config.opponent_samples == 1 and not a.config.sample_rollouts  # greedy sl: one line per deal
