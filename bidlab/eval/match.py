@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 import bidlab
-import bidlab.search  # noqa: F401  (registers the bmcs: and mcs: agent kinds, here and in worker processes)
+import bidlab.search  # noqa: F401  (registers the bmcs:, mcs: and jps: agent kinds, here and in worker processes)
 from bidlab.agents.registry import make_agent
 from bidlab.bridge.auction import Auction
 from bidlab.bridge.board import Board, board_dealer, board_vulnerability
