@@ -5,9 +5,13 @@ Specs::
     random[:SEED]      uniformly random legal calls
     sayc               the rule-based SAYC bidder
     nn:PATH[:greedy|sample]   a neural policy saved by bidlab (safetensors + JSON config)
-    bmcs:PATH          belief Monte Carlo search over a neural policy (when built)
+    bmcs:MODEL[?opts]  belief Monte Carlo search over a neural policy (bidlab.search)
+    mcs:MODEL[?opts]   the same search with uniform deal sampling (bidlab.search)
+    jps:MODEL[?opts]   one-step joint policy search at decision time (bidlab.search)
 
-New kinds register themselves with :func:`register`.
+New kinds register themselves with :func:`register`; the search kinds do so when
+``bidlab.search`` is imported (the front ends and ``bidlab.eval`` import it), since this
+layer sits below search and may not import it.
 """
 
 from __future__ import annotations
