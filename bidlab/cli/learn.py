@@ -162,7 +162,7 @@ def train_rl_cmd(
     out: Path = typer.Option(Path("runs/rl"), help="Run folder: checkpoint, TensorBoard logs, best.safetensors."),
     minutes: float = typer.Option(None, min=0, help="Budget: minutes of training (counted across resumptions)."),
     updates: int = typer.Option(None, min=1, help="Budget: learner updates in all."),
-    preset: str = typer.Option("cpu", help="Hyperparameter preset: cpu (sized for 2 cores) or paper (Table I)."),
+    preset: str = typer.Option("cpu", help="Hyperparameter preset: cpu (sized for a small CPU machine) or paper (Table I)."),
     no_per: bool = typer.Option(False, "--no-per", help="Ablation: uniform replay instead of prioritized."),
     no_hidden_info: bool = typer.Option(False, "--no-hidden-info", help="Ablation: the value net sees only the 480."),
     device: str = typer.Option("cpu", help="Torch device of the learner: cpu, cuda, cuda:1 ..."),
@@ -175,7 +175,7 @@ def train_rl_cmd(
     lr_value: float = typer.Option(None, help="Value learning rate (Adan); default from the preset."),
     batch_size: int = typer.Option(None, min=1, help="Learner batch size; default from the preset."),
     seed: int = typer.Option(0, help="Seed of self-play, replay sampling and the evaluation deals."),
-    threads: int = typer.Option(1, min=1, help="Torch CPU threads per thread of work (1 on a busy 2-core machine)."),
+    threads: int = typer.Option(1, min=1, help="Torch CPU threads per thread of work (1 is often fastest when other jobs share the cores)."),
 ) -> None:
     """A2C self-play with prioritized replay and a hidden-information value net (Qiu et al. Sec. IV),
     from the SL policy. Rerun the same command to resume after a kill."""
@@ -253,7 +253,7 @@ def train_rl_plot(
         ax.fill_between(x, [a - b for a, b in zip(y, se)], [a + b for a, b in zip(y, se)],
                         color=line.get_color(), alpha=0.15)
     ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xlabel("training minutes (shared 2-core CPU)")
+    ax.set_xlabel("training minutes")
     ax.set_ylabel("IMPs/board vs nn:sl (validation, ± 1 SE)")
     ax.set_title("A2C self-play from the SL policy: greedy duplicate match vs SL")
     ax.legend()

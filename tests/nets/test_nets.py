@@ -116,6 +116,6 @@ def test_shipped_sl_model_loads_and_bids_legally(tmp_path, monkeypatch):
     (tmp_path / "sl").mkdir()
     agent = make_agent("nn:sl")
     assert agent.meta["net"]["encoder"] == "openspiel480"
-    assert 0 < agent.meta["info"]["heldout"]["accuracy"] <= 1
+    assert 0 < agent.meta["info"]["validation"]["accuracy"] <= 1
     views = _views(25, seed=9)
     assert all(v.auction.is_legal(c) for v, c in zip(views, agent.act_batch(views)))
