@@ -135,6 +135,11 @@ class RandomAgent(AgentBase):
                        for t, c in enumerate(calls)]
         return Decision(calls, probs.astype(np.float32), reasons)
 
+    def act(self, view: BiddingView) -> Call:
+        # one view (a person's table, a Blue Chip seat): no array state needed
+        legal = view.auction.legal_calls()
+        return legal[int(self._rng.random() * len(legal))]
+
 
 Agent = Policy
 """Older name of :class:`~bidlab.envs.rollout.Policy`."""

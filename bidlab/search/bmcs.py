@@ -35,6 +35,7 @@ One decision (:func:`search`), for the player to act at one table:
 from __future__ import annotations
 
 import time
+import zlib
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -146,6 +147,7 @@ class Searcher:
             raise SearchError("dd=net needs a trick estimator (or set dd=exact)")
         self.belief_net = belief_net
         self.trick_net = trick_net if cfg.dd == "net" else None
+        self.seed = int(seed)
         self.rng = np.random.default_rng(seed)
 
     # -- the pieces -------------------------------------------------------------------------
@@ -232,6 +234,9 @@ class Searcher:
         t_start = time.perf_counter()
         root = root.take([0])
         seat = int(root.to_act[0])
+        # the random stream is a function of the seed and of what the searcher sees, so the
+        # same position always gets the same search (a "why?" asked later reproduces the call)
+        self.rng = np.random.default_rng([self.seed, _position_key(root, seat)])
         p = self.policy.probabilities(root)[0]
         greedy = int(p.argmax())
         order = [int(c) for c in np.argsort(-p, kind="stable")[:cfg.k] if p[c] > cfg.pmin]
@@ -342,3 +347,11 @@ def parse_options(text: str, base: SearchConfig) -> SearchConfig:
         except ValueError:
             raise SearchError(f"search option {key}={val!r} is not a valid {types[key].__name__}") from None
     return replace(base, **out).check()
+
+
+def _position_key(root: AuctionState, seat: int) -> int:
+    """A stable 32-bit key of what the player to act at table 0 sees: its hand, the dealer,
+    the vulnerability and the calls."""
+    seen = np.concatenate([(root.deals[0] == seat).astype(np.int8),
+                           [root.dealer[0], root.vulnerability[0]], root.history[0, :root.length[0]]])
+    return zlib.crc32(seen.astype(np.int8).tobytes())
