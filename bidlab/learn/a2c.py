@@ -83,7 +83,7 @@ from bidlab.envs.state import AuctionState, init, observe, observe636
 from bidlab.errors import BidlabError
 from bidlab.fileio import write_bytes_atomic, write_json_atomic
 from bidlab.learn.replay import ReplayBuffer
-from bidlab.nets import NetConfig, build, load_model, preset, save_model
+from bidlab.nets import NetConfig, build, load_model, load_optimizer, optimizer_tensors, preset, save_model
 
 
 class RLTrainingError(BidlabError):
@@ -422,30 +422,6 @@ def evaluate_against(policy: torch.nn.Module, opponent, ev: EvalDeals) -> tuple[
 
 # -- checkpoints ------------------------------------------------------------------------------
 
-def _optimizer_tensors(prefix: str, opt: torch.optim.Optimizer) -> tuple[dict[str, torch.Tensor], dict]:
-    sd = opt.state_dict()
-    tensors, scalars = {}, {}
-    for pid, st in sd["state"].items():
-        for k, v in st.items():
-            if torch.is_tensor(v):
-                tensors[f"{prefix}.{pid}.{k}"] = v.detach().cpu().contiguous()
-            else:
-                scalars[f"{pid}.{k}"] = v
-    return tensors, {"param_groups": sd["param_groups"], "scalars": scalars}
-
-
-def _load_optimizer(prefix: str, opt: torch.optim.Optimizer, tensors: dict[str, torch.Tensor], extra: dict) -> None:
-    state: dict[int, dict] = {}
-    for key, v in tensors.items():
-        if key.startswith(prefix + "."):
-            _, pid, name = key.split(".", 2)
-            state.setdefault(int(pid), {})[name] = v
-    for key, v in extra["scalars"].items():
-        pid, name = key.split(".", 1)
-        state.setdefault(int(pid), {})[name] = v
-    opt.load_state_dict({"state": state, "param_groups": extra["param_groups"]})
-
-
 def save_checkpoint(out: Path, learner: Learner, state: dict) -> None:
     """Weights, optimizer moments and counters in one safetensors file (the counters in its
     metadata, so they are replaced together in one atomic rename); state.json is a readable copy."""
@@ -453,8 +429,8 @@ def save_checkpoint(out: Path, learner: Learner, state: dict) -> None:
 
     tensors = {f"policy.{k}": v.detach().cpu().contiguous() for k, v in learner.policy.state_dict().items()}
     tensors.update({f"value.{k}": v.detach().cpu().contiguous() for k, v in learner.value.state_dict().items()})
-    tp, ep = _optimizer_tensors("opt_policy", learner.opt_policy)
-    tv, evv = _optimizer_tensors("opt_value", learner.opt_value)
+    tp, ep = optimizer_tensors(learner.opt_policy, "opt_policy")
+    tv, evv = optimizer_tensors(learner.opt_value, "opt_value")
     tensors.update(tp)
     tensors.update(tv)
     full = dict(state, optimizers={"opt_policy": ep, "opt_value": evv})
@@ -476,8 +452,8 @@ def load_checkpoint(out: Path, learner: Learner) -> dict:
     dev = learner.device
     learner.policy.load_state_dict({k[7:]: v.to(dev) for k, v in tensors.items() if k.startswith("policy.")})
     learner.value.load_state_dict({k[6:]: v.to(dev) for k, v in tensors.items() if k.startswith("value.")})
-    _load_optimizer("opt_policy", learner.opt_policy, tensors, state["optimizers"]["opt_policy"])
-    _load_optimizer("opt_value", learner.opt_value, tensors, state["optimizers"]["opt_value"])
+    load_optimizer(learner.opt_policy, tensors, state["optimizers"]["opt_policy"], "opt_policy")
+    load_optimizer(learner.opt_value, tensors, state["optimizers"]["opt_value"], "opt_value")
     state.pop("optimizers")
     return state
 

@@ -34,8 +34,7 @@ from bidlab.envs.rollout import Policy, rollout
 from bidlab.envs.state import init, observe636
 from bidlab.errors import BidlabError
 from bidlab.fileio import write_bytes_atomic, write_json_atomic
-from bidlab.learn.sl import _load_optimizer, _optimizer_tensors
-from bidlab.nets import BeliefNet, build, load_model, preset, save_model
+from bidlab.nets import BeliefNet, build, load_model, load_optimizer, optimizer_tensors, preset, save_model
 
 HIDDEN = 156
 
@@ -184,11 +183,11 @@ def train_belief(out: str | Path, cfg: BeliefConfig, progress: Callable[[dict], 
             raise BeliefTrainingError(f"{out} holds a run with another configuration; use a new --out")
         tensors = load_tensors(ck.read_bytes())
         net.load_state_dict({k[4:]: v for k, v in tensors.items() if k.startswith("net.")})
-        _load_optimizer(opt, {k[4:]: v for k, v in tensors.items() if k.startswith("opt.")}, saved["opt"])
+        load_optimizer(opt, {k[4:]: v for k, v in tensors.items() if k.startswith("opt.")}, saved["opt"])
         state = saved
 
     def checkpoint() -> None:
-        ot, extra = _optimizer_tensors(opt)
+        ot, extra = optimizer_tensors(opt)
         tensors = {f"net.{k}": v.contiguous() for k, v in net.state_dict().items()}
         tensors.update({f"opt.{k}": v for k, v in ot.items()})
         write_bytes_atomic(ck, save_tensors(tensors))

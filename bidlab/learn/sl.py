@@ -31,7 +31,17 @@ import torch.nn.functional as F
 from bidlab.errors import BidlabError
 from bidlab.fileio import write_bytes_atomic, write_json_atomic
 from bidlab.learn.data import AuctionArrays, AuctionSet, batch_features, node_call_pairs
-from bidlab.nets import NetConfig, PolicyNet, build, load_model, policy_cpu, policy_paper, save_model
+from bidlab.nets import (
+    NetConfig,
+    PolicyNet,
+    build,
+    load_model,
+    load_optimizer,
+    optimizer_tensors,
+    policy_cpu,
+    policy_paper,
+    save_model,
+)
 from bidlab.runtime.progress import ProgressTask, task_or_null
 from bidlab.runtime.split import check_split, split_mask
 
@@ -81,35 +91,11 @@ class SLConfig:
         return d
 
 
-def _optimizer_tensors(opt: torch.optim.Optimizer) -> tuple[dict[str, torch.Tensor], dict]:
-    sd = opt.state_dict()
-    tensors, scalars = {}, {}
-    for pid, st in sd["state"].items():
-        for k, v in st.items():
-            if torch.is_tensor(v):
-                tensors[f"opt.{pid}.{k}"] = v.detach().cpu().contiguous()
-            else:
-                scalars[f"{pid}.{k}"] = v
-    return tensors, {"param_groups": sd["param_groups"], "scalars": scalars}
-
-
-def _load_optimizer(opt: torch.optim.Optimizer, tensors: dict[str, torch.Tensor], extra: dict) -> None:
-    state: dict[int, dict] = {}
-    for key, v in tensors.items():
-        if key.startswith("opt."):
-            _, pid, name = key.split(".", 2)
-            state.setdefault(int(pid), {})[name] = v
-    for key, v in extra["scalars"].items():
-        pid, name = key.split(".", 1)
-        state.setdefault(int(pid), {})[name] = v
-    opt.load_state_dict({"state": state, "param_groups": extra["param_groups"]})
-
-
 def save_checkpoint(out: Path, net: torch.nn.Module, opt: torch.optim.Optimizer, state: dict) -> None:
     from safetensors.torch import save
 
     tensors = {f"net.{k}": v.detach().cpu().contiguous() for k, v in net.state_dict().items()}
-    opt_tensors, opt_extra = _optimizer_tensors(opt)
+    opt_tensors, opt_extra = optimizer_tensors(opt)
     tensors.update(opt_tensors)
     full = dict(state, optimizer=opt_extra)
     # The training state rides in the checkpoint's own metadata, so weights and step
@@ -249,7 +235,7 @@ def _resume(out: Path, cfg: SLConfig, net, opt, fresh: dict) -> dict:
         raise TrainingError(f"{out} holds a run with other settings or data ({state.get('config')}); "
                             "use another --out folder")
     net.load_state_dict({k[4:]: v for k, v in tensors.items() if k.startswith("net.")})
-    _load_optimizer(opt, tensors, state.pop("optimizer"))
+    load_optimizer(opt, tensors, state.pop("optimizer"))
     return state
 
 

@@ -22,10 +22,10 @@ it was trained on). Loading never unpickles anything.
 from __future__ import annotations
 
 from bidlab.nets.config import PRESETS, ModelFileError, NetConfig, policy_cpu, policy_paper, preset
-from bidlab.nets.io import load_model, model_paths, save_model
+from bidlab.nets.io import load_model, load_optimizer, model_paths, optimizer_tensors, save_model
 from bidlab.nets.modules import BeliefNet, JpsNet, PolicyNet, ValueNet, build
 
 __all__ = [
     "PRESETS", "BeliefNet", "JpsNet", "ModelFileError", "NetConfig", "PolicyNet", "ValueNet", "build",
-    "load_model", "model_paths", "policy_cpu", "policy_paper", "preset", "save_model",
+    "load_model", "load_optimizer", "model_paths", "optimizer_tensors", "policy_cpu", "policy_paper", "preset", "save_model",
 ]

@@ -78,3 +78,31 @@ def load_model(path: str | os.PathLike, device: str = "cpu") -> tuple[nn.Module,
     except (TypeError, KeyError, RuntimeError) as e:
         raise ModelFileError(f"{weights} does not match its config ({e})") from None
     return net.to(device).eval(), meta
+
+def optimizer_tensors(opt, prefix: str = "opt") -> tuple[dict, dict]:
+    """An optimizer's state for a safetensors checkpoint: its tensors (named
+    ``PREFIX.PARAM.NAME``) and a JSON-able rest (param groups, scalar state)."""
+    import torch
+
+    sd = opt.state_dict()
+    tensors, scalars = {}, {}
+    for pid, st in sd["state"].items():
+        for k, v in st.items():
+            if torch.is_tensor(v):
+                tensors[f"{prefix}.{pid}.{k}"] = v.detach().cpu().contiguous()
+            else:
+                scalars[f"{pid}.{k}"] = v
+    return tensors, {"param_groups": sd["param_groups"], "scalars": scalars}
+
+
+def load_optimizer(opt, tensors: dict, extra: dict, prefix: str = "opt") -> None:
+    """Restore what :func:`optimizer_tensors` saved (``tensors`` may hold other entries too)."""
+    state: dict[int, dict] = {}
+    for key, v in tensors.items():
+        if key.startswith(prefix + "."):
+            pid, name = key[len(prefix) + 1:].split(".", 1)
+            state.setdefault(int(pid), {})[name] = v
+    for key, v in extra["scalars"].items():
+        pid, name = key.split(".", 1)
+        state.setdefault(int(pid), {})[name] = v
+    opt.load_state_dict({"state": state, "param_groups": extra["param_groups"]})
