@@ -86,6 +86,22 @@ def _free_ports() -> int:
     raise RuntimeError("no two consecutive free ports")
 
 
+def _wait_until_listening(proc, ports, seconds: float = 300.0) -> None:
+    """Wait until ``proc`` listens on every port: binding one ourselves fails once it does
+    (no probe connection, which the manager would take for a program)."""
+    end = time.monotonic() + seconds
+    for p in ports:
+        while True:
+            assert proc.poll() is None, proc.communicate()[0]
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", p))
+                except OSError:
+                    break
+            assert time.monotonic() < end, f"the manager did not listen on {p} within {seconds} s"
+            time.sleep(0.2)
+
+
 @pytest.mark.slow
 def test_cli_team_match_32_boards_with_dd_play_equals_bidlab_match(tmp_path):
     """The issue's setting: `bidlab bluechip serve` and four `bidlab bluechip connect` processes
@@ -95,7 +111,7 @@ def test_cli_team_match_32_boards_with_dd_play_equals_bidlab_match(tmp_path):
     out = tmp_path / "bc"
     serve = subprocess.Popen(exe + ["bluechip", "serve", "--port", str(port), "--boards", "32", "--out", str(out),
                                     "--timeout", "600"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    time.sleep(3)  # let the manager bind before the clients connect
+    _wait_until_listening(serve, (port, port + 1))  # clients started before the manager binds are refused
     clients = [subprocess.Popen(exe + ["bluechip", "connect", "--port", str(port + room), "--seat", seat,
                                        "--agent", spec, "--samples", "4", "--timeout", "600"],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
