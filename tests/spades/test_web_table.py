@@ -7,8 +7,6 @@ the browser test plays one whole round in headless Chromium by clicking, as a pe
 from __future__ import annotations
 
 import os
-import socket
-import threading
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ from bidlab.cards import Card
 from bidlab.spades.bidders import BidView, RBBidder
 from bidlab.spades.bis import BISBidder, BISConfig
 from bidlab.spades.rules import Rules, score_round
+from tests.live_server import live_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -103,23 +102,9 @@ def test_partner_and_bot_bids_match_the_bidders():
 
 @pytest.fixture(scope="module")
 def server(app):
-    import uvicorn
-
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    ev = threading.Event()
-    while not srv.started and thread.is_alive():
-        ev.wait(0.05)
-    assert srv.started
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=30)
-    sock.close()
+    """The app under uvicorn on a free loopback port, in a thread; yields its base URL."""
+    with live_server(app) as url:
+        yield url
 
 
 @pytest.mark.filterwarnings("ignore:.*httpx2.*")

@@ -9,8 +9,6 @@ into the test's temporary folder.
 from __future__ import annotations
 
 import os
-import socket
-import threading
 from pathlib import Path
 
 import pytest
@@ -23,6 +21,7 @@ from bidlab.bridge.calls import Strain
 from bidlab.bridge.scoring import imps, score_contract
 from bidlab.cards import Deal, Seat
 from bidlab.dd import dd_table
+from tests.live_server import live_server
 from tests.scalar_bidding import bid_scalar
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -39,27 +38,8 @@ pytestmark = [
 @pytest.fixture(scope="module")
 def server(app):
     """The app under uvicorn on a free loopback port, in a thread; yields its base URL."""
-    import uvicorn
-
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    ready = threading.Event()
-
-    def wait_started():
-        while not srv.started and thread.is_alive():
-            ready.wait(0.05)
-
-    wait_started()
-    assert srv.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=30)
-    sock.close()
+    with live_server(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
