@@ -39,6 +39,7 @@ from bidlab.web.models import (
     MatchesOut,
     MatchOut,
     NewBoardIn,
+    SearchOut,
     WhyOut,
     board_out,
     match_board_out,
@@ -240,7 +241,7 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
         with s.lock:
             return why_out(s.why(table, index))
 
-    @app.get("/api/boards/{board_id}/search", responses=ERRORS,
+    @app.get("/api/boards/{board_id}/search", response_model=SearchOut, responses=ERRORS,
              summary="A search bot's call: candidates, particles and the three hidden hands' beliefs")
     def search(board_id: BoardId, index: CallIndex, table: TableName = "this"):
         s = store.get(board_id)

@@ -170,6 +170,46 @@ class WhyOut(BaseModel):
     meaning: str | None = Field(None, description="What the call shows: HCP and suit lengths of the hands this "
                                 "agent makes it with after the same auction, over stored deals.")
     top_calls: list[TopCallOut] | None
+    search: bool = Field(False, description="Made by a search bot (bmcs:/mcs:): /api/boards/{id}/search "
+                         "gives its candidates, particles and beliefs.")
+
+
+class CandidateOut(BaseModel):
+    call: str
+    prob: float = Field(description="The policy's probability of the call.")
+    rollouts: int = Field(description="Sampled deals bid to the end after this call.")
+    mean: float = Field(description="Mean score of those rollouts for the searcher's side (IMPs against the "
+                        "policy's first choice, or points; see 'score').")
+    se: float
+    alive: bool = Field(description="False once successive elimination dropped the call.")
+    contracts: dict[str, int] = Field(description="Final contracts the rollouts reached, with counts.")
+
+
+class BeliefGridOut(BaseModel):
+    who: Literal["LHO", "partner", "RHO"]
+    seat: SeatLetter
+    rows: list[str] = Field(description="Suits of the rows: S H D C.")
+    columns: list[str] = Field(description="Ranks of the columns: A K ... 2.")
+    grid: list[list[float]] = Field(description="4 x 13: P(this hand holds the card) by the searcher's belief.")
+
+
+class SearchOut(BaseModel):
+    table: Literal["this", "other"]
+    index: int
+    seat: SeatLetter
+    agent: str
+    made: str = Field(description="The call made at the table.")
+    call: str = Field(description="The search's call (the same as 'made').")
+    greedy: str = Field(description="The policy's own first choice.")
+    searched: bool = Field(description="False when the policy's call stood (one candidate, or too few deals kept).")
+    reason: str
+    candidates: list[CandidateOut]
+    sampled: int = Field(description="Deals sampled for the hidden hands.")
+    kept: int = Field(description="Sampled deals kept by the filter on the earlier calls.")
+    solves: int
+    score: Literal["imps", "points"]
+    timing: dict[str, float]
+    beliefs: list[BeliefGridOut]
 
 
 class AgentKindOut(BaseModel):
@@ -356,7 +396,7 @@ def why_out(w: Why) -> WhyOut:
     top = None if w.top_calls is None else [TopCallOut(call=c.to_str(), probability=p) for c, p in w.top_calls]
     text, rule = split_rule_id(w.text)
     return WhyOut(table=w.table, index=w.index, seat=w.seat.letter, call=w.call.to_str(), agent=w.agent,
-                  text=text, rule=rule, meaning=w.meaning, top_calls=top)
+                  text=text, rule=rule, meaning=w.meaning, top_calls=top, search=w.search)
 
 
 def match_board_out(rec: dict, agent_a: str, agent_b: str) -> MatchBoardDetailOut:

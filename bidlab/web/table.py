@@ -30,9 +30,11 @@ from bidlab.bridge.calls import Call
 from bidlab.bridge.scoring import imps, score_contract
 from bidlab.cards import Card, Deal, Seat
 from bidlab.envs.rollout import HUMAN, rollout
-from bidlab.envs.state import from_prefix
+from bidlab.envs.state import from_prefix, views_state
 from bidlab.errors import BidlabError, IllegalCallError
-from bidlab.web.agents import AgentCatalog, AgentPool
+from bidlab.search.agents import SearchAgent
+from bidlab.search.bmcs import SearchResult
+from bidlab.web.agents import OPTION_KINDS, AgentCatalog, AgentPool
 from bidlab.web.meaning import MeaningService
 from bidlab.web.play import CardPlay
 
@@ -79,6 +81,7 @@ class Why:
     text: str
     top_calls: tuple[tuple[Call, float], ...] | None
     meaning: str | None = None
+    search: bool = False     # made by a search bot: /search shows its candidates and beliefs
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +142,44 @@ def _parse_or_default(parse, text: str | None, default, what: str):
         raise WebError(f"bad {what}: {e}") from None
 
 
+#: One search decision at a time, server-wide: a search keeps its random stream on the shared
+#: agent, and two at once on two cores would only slow each other down.
+SEARCH_LOCK = threading.RLock()
+
+
+class RecordingSearch:
+    """A search bot at one table of one board: decides as the shared :class:`SearchAgent`
+    (under :data:`SEARCH_LOCK`) and hands each decision's :class:`SearchResult` to
+    ``record(index of the call, result)``, so "Why?" shows the search that made the call
+    instead of searching again."""
+
+    def __init__(self, agent: SearchAgent, record):
+        self.agent = agent
+        self.name = agent.name
+        self._record = record
+
+    def decide(self, state, explain: bool = False):
+        with SEARCH_LOCK:
+            d = self.agent.decide(state, explain)
+            results = list(self.agent.last)
+        for t, r in enumerate(results):
+            self._record(int(state.length[t]), r)
+        return d
+
+
+def policy_spec(spec: str) -> str:
+    """The ``nn:`` spec of a search bot's policy (``bmcs:/m/rl.safetensors?k=3`` -> ``nn:/m/rl.safetensors``)."""
+    kind, _, arg = spec.partition(":")
+    model = arg.partition("?")[0]
+    for suffix in (":greedy", ":sample"):
+        model = model.removesuffix(suffix)
+    return f"nn:{model}"
+
+
+def is_search_spec(spec: str) -> bool:
+    return spec.partition(":")[0].strip().lower() in OPTION_KINDS
+
+
 class Session:
     """One board at the table. Callers hold :attr:`lock` while they use it."""
 
@@ -164,12 +205,13 @@ class Session:
         if meanings is not None:  # start working out what the bots' calls show before anyone asks
             for spec in self._resolved.values():
                 if not spec.lower().startswith("random"):
-                    meanings.table(spec)
+                    meanings.table(self._meaning_spec(spec))
         self._agents: dict[str, Agent] = {
             spec: pool.for_board(self._resolved[spec], _agent_seed(self.seed, i))
             for i, spec in enumerate(sorted(self._resolved))}
+        self._searches: dict[tuple[str, int], SearchResult] = {}
         try:
-            other = self._bid(Auction(self.board.dealer), self.other_seats)
+            other = self._bid(Auction(self.board.dealer), self.other_seats, "other")
         except Exception as e:
             raise BotError(f"a bot failed at the other table on board {self.board.number}: "
                            f"{type(e).__name__}: {e}") from e
@@ -248,21 +290,28 @@ class Session:
         seat = auction.to_act
         return BiddingView(seat, self.board.deal[seat], auction, self.board.vulnerability)
 
-    def _bid(self, auction: Auction, seats: tuple[str, ...]) -> Auction:
+    def _bid(self, auction: Auction, seats: tuple[str, ...], table: str) -> Auction:
         """``auction`` continued through :func:`rollout` by the bots in ``seats`` until a
-        person (``"you"``) is to act or the auction is over."""
+        person (``"you"``) is to act or the auction is over; search bots' decisions are kept
+        for "Why?" under (``table``, index of the call)."""
         specs = sorted({s for s in seats if s != YOU})
         seat_policy = [HUMAN if s == YOU else specs.index(s) for s in seats]
         start = from_prefix(self.board.deal.to_array()[None], int(self.board.dealer),
                             int(self.board.vulnerability), np.array([[c.id for c in auction.calls] or [-1]]))
-        end = rollout(start, [self._agents[s] for s in specs], seat_policy, inplace=True)
+
+        def record(index: int, result: SearchResult) -> None:
+            self._searches[(table, index)] = result
+
+        policies = [RecordingSearch(a, record) if isinstance(a, SearchAgent) else a
+                    for a in (self._agents[s] for s in specs)]
+        end = rollout(start, policies, seat_policy, inplace=True)
         return end.auction(0)
 
     def _advance(self) -> None:
         """Let bots call until a person is to act or the auction is over."""
         if not self.auction.is_over and not self.waiting_for_you:
             try:
-                self.auction = self._bid(self.auction, self.seats)
+                self.auction = self._bid(self.auction, self.seats, "this")
             except Exception as e:
                 raise BotError(f"a bot failed to call after '{self.auction.to_str() or '(start)'}' "
                                f"on board {self.board.number}: {type(e).__name__}: {e}") from e
@@ -317,6 +366,7 @@ class Session:
         self.auction = Auction(self.board.dealer, self.auction.calls[:i])
         self.result, self.play = None, None
         self._whys = {k: w for k, w in self._whys.items() if not (k[0] == "this" and k[1] >= i)}
+        self._searches = {k: r for k, r in self._searches.items() if not (k[0] == "this" and k[1] >= i)}
 
     def call(self, text: str) -> None:
         """A person's call; bots answer until the next person's turn."""
@@ -364,7 +414,9 @@ class Session:
 
     # -- explanations -----------------------------------------------------------------------
 
-    def why(self, table: str, index: int) -> Why:
+    def _bot_call(self, table: str, index: int) -> tuple[Seat, str, Call, BiddingView]:
+        """Call ``index`` of ``table``, checked to exist and to be a bot's: (seat, the seat's
+        spec as asked, the call, what the bot saw)."""
         if table not in ("this", "other"):
             raise WebError(f"table must be 'this' or 'other', got {table!r}")
         if table == "other" and not self.auction.is_over:
@@ -373,9 +425,6 @@ class Session:
         if not 0 <= index < len(auction.calls):
             raise UnknownCallError(f"{table} table's auction has {len(auction.calls)} calls; "
                                    f"there is no call {index} (calls count from 0)")
-        key = (table, index)
-        if key in self._whys:
-            return self._whys[key]
         seat = auction.seat_of(index)
         spec = seats[seat]
         call = auction.calls[index]
@@ -383,24 +432,69 @@ class Session:
             raise WebError(f"call {index} ({call} by {seat.full_name}) was yours; only bot calls have a 'Why?'")
         view = BiddingView(seat, self.board.deal[seat], Auction(auction.dealer, auction.calls[:index]),
                            self.board.vulnerability)
+        return seat, spec, call, view
+
+    def why(self, table: str, index: int) -> Why:
+        seat, spec, call, view = self._bot_call(table, index)
+        key = (table, index)
+        if key in self._whys:
+            return self._whys[key]
+        resolved = self._resolved[spec]
+        search = is_search_spec(resolved)
 
         def ask(agent):
-            text = _explanation_text(agent.explain(view), call)
-            top = getattr(agent, "top_calls", None)
+            if isinstance(agent, SearchAgent):
+                top = agent.searcher.policy.top_calls
+                text = None
+            else:
+                text = _explanation_text(agent.explain(view), call)
+                top = getattr(agent, "top_calls", None)
             top_calls = None if top is None else tuple((Call.parse(c), float(p)) for c, p in top(view, k=TOP_CALLS))
             return text, top_calls
 
         try:
-            text, top_calls = self._pool.explain(self._resolved[spec], ask)
+            text, top_calls = self._pool.explain(resolved, ask)
+            if search:   # the summary of the search that made the call, not of a new one
+                text = _explanation_text(self.search_result(table, index).summary(), call)
         except Exception as e:
             raise BotError(f"bot {spec} could not explain call {index}: {type(e).__name__}: {e}") from e
         meaning = None
         if self._meanings is not None and not spec.lower().startswith("random"):
-            meaning = self._meanings.describe(self._resolved[spec], view.auction, call, wait=self._meaning_wait)
-        why = Why(table, index, seat, call, spec, text, top_calls, meaning)
+            meaning = self._meanings.describe(self._meaning_spec(resolved), view.auction, call,
+                                              wait=self._meaning_wait)
+            if search:
+                meaning = f"Its policy, without search: {meaning}"
+        why = Why(table, index, seat, call, spec, text, top_calls, meaning, search)
         if meaning is None or " is being worked out " not in meaning:
             self._whys[key] = why
         return why
+
+    @staticmethod
+    def _meaning_spec(resolved: str) -> str:
+        """The spec whose calls give a bot's call meanings: a search bot's policy (bidding 500
+        stored deals with a search, ~1 s a call, would take hours of CPU)."""
+        return policy_spec(resolved) if is_search_spec(resolved) else resolved
+
+    def search_result(self, table: str, index: int) -> SearchResult:
+        """The search with which a search bot made call ``index`` of ``table``: the one kept when
+        the call was made, else (not expected) the same position searched again; the search is
+        seeded by the position, so it repeats."""
+        seat, spec, call, view = self._bot_call(table, index)
+        resolved = self._resolved[spec]
+        if not is_search_spec(resolved):
+            raise NotASearchBotError(f"call {index} was made by {spec}, not a search bot (bmcs:/mcs:)")
+        key = (table, index)
+        if key not in self._searches:
+            def run(agent):
+                with SEARCH_LOCK:
+                    return agent.search(views_state([view]))
+
+            self._searches[key] = self._pool.explain(resolved, run)
+        return self._searches[key]
+
+
+class NotASearchBotError(WebError):
+    status = 400
 
 
 class IllegalCall(WebError):

@@ -376,11 +376,84 @@ async function showWhy(table, index) {
         el("td", { style: "width:60%" }, el("div", { class: "bar", style: `width:${Math.round(100 * t.probability)}%` })),
         el("td", { text: `${(100 * t.probability).toFixed(1)}%` })))));
     }
+    if (w.search) parts.push(el("div", { class: "search", "data-testid": "search" },
+      el("p", { class: "hint", text: "Searching…" })));
     box.replaceChildren(...parts);
     box.classList.remove("hidden");
     renderAuction(board);
     if (board.over) renderResult(board);
+    if (w.search) {
+      const s = await api("GET", `/api/boards/${board.id}/search?table=${table}&index=${index}`);
+      if (whyOpen && whyOpen.table === table && whyOpen.index === index) {
+        box.querySelector("[data-testid=search]").replaceChildren(...searchNodes(s));
+      }
+    }
   });
+}
+
+// -- seeing the search (issue 16) --------------------------------------------------------------
+
+const RELATIVE_NAMES = { LHO: "left-hand opponent", partner: "partner", RHO: "right-hand opponent" };
+
+function signed(x, digits) {
+  const t = x.toFixed(digits);
+  return Number(t) === 0 ? (0).toFixed(digits) : (x > 0 ? "+" : "") + t;
+}
+
+function searchNodes(s) {
+  // A search bot's call: its candidates (policy p, rollouts, mean score; the call made marked),
+  // the deals it sampled and kept, and its belief of each hidden hand as a 4 x 13 heat map.
+  const unit = s.score === "imps" ? "IMPs" : "points";
+  const head = el("tr", {}, ["call", "policy p", "rollouts", `mean ${unit}`, ""].map((h) => el("th", { text: h })));
+  const rows = s.candidates.map((c) => {
+    const chosen = c.call === s.made;
+    return el("tr", { class: chosen ? "chosen" : c.alive ? "" : "dropped", "data-testid": "search-candidate",
+      "data-call": c.call, "data-rollouts": c.rollouts, "data-prob": c.prob, "data-mean": c.mean },
+      el("td", {}, callNode(c.call)),
+      el("td", { text: c.prob.toFixed(2) }),
+      el("td", { text: String(c.rollouts) }),
+      el("td", { text: c.rollouts ? signed(c.mean, 2) : "—", title: c.rollouts ? `± ${c.se.toFixed(2)} SE` : "" }),
+      el("td", { class: "mark", text: chosen ? "✓ chosen" : c.alive ? "" : "dropped" }));
+  });
+  const unitNote = s.score === "imps" ? "mean IMPs for the bot's side against the policy's first choice"
+    : "mean points for the bot's side";
+  const particles = s.searched || s.sampled
+    ? `${s.kept} of ${s.sampled} sampled deals kept (consistent with the auction)`
+    : "no deals sampled: the policy's call stood";
+  const maps = s.beliefs.map((b) => beliefMap(b));
+  return [
+    el("div", { class: "search-head" }, el("b", { text: "The search" }), ` — ${s.reason || "searched"}`),
+    el("table", { class: "candidates", "data-testid": "search-candidates" }, el("thead", {}, head), el("tbody", {}, rows)),
+    el("div", { class: "small", "data-testid": "search-particles", "data-sampled": s.sampled, "data-kept": s.kept },
+      `${particles}; ${unitNote}.`),
+    maps.length ? el("div", { class: "small", text: "What the bot believes the hidden hands hold (P of each card):" }) : "",
+    el("div", { class: "beliefs" }, maps),
+  ];
+}
+
+function heat(p) {
+  // 0 -> near white, 1 -> the accent blue; dark cells get white text.
+  const light = Math.round(97 - 62 * p);
+  return { background: `hsl(215, 65%, ${light}%)`, color: light < 60 ? "#fff" : "var(--ink)" };
+}
+
+function beliefMap(b) {
+  const cells = [el("div", { class: "corner" })];
+  for (const r of b.columns) cells.push(el("div", { class: "rank", text: r }));
+  b.grid.forEach((row, i) => {
+    const st = SUITS.find((x) => x[0] === b.rows[i]);
+    cells.push(el("div", { class: `suit ${st[2]}`, text: st[1] }));
+    row.forEach((p, j) => {
+      const c = heat(p);
+      const card = `${b.rows[i]}${b.columns[j]}`;
+      cells.push(el("div", { class: "cell", "data-card": card, "data-p": p,
+        title: `${SEAT_NAMES[b.seat]} holds ${st[1]}${b.columns[j]}: ${(100 * p).toFixed(0)}%`,
+        style: `background:${c.background};color:${c.color}`, text: String(Math.round(100 * p)) }));
+    });
+  });
+  return el("figure", { class: "belief", "data-testid": `belief-${b.who}`, "data-seat": b.seat },
+    el("figcaption", {}, el("b", { text: b.who }), ` ${SEAT_NAMES[b.seat]} · ${RELATIVE_NAMES[b.who]}`),
+    el("div", { class: "heat", role: "img", "aria-label": `belief of ${SEAT_NAMES[b.seat]}'s hand, % per card` }, cells));
 }
 
 // -- after the auction ---------------------------------------------------------------------
