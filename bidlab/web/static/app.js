@@ -370,7 +370,7 @@ async function showWhy(table, index) {
       el("div", { "data-testid": "why-text", title: w.rule ? `rule ${w.rule}` : "", text: reasonOf(w) }),
       w.meaning ? el("div", { class: "meaning", "data-testid": "why-meaning", text: w.meaning }) : "",
     ];
-    if (w.top_calls && w.top_calls.length) {
+    if (w.top_calls && w.top_calls.length && !w.search) {   // a search shows its candidates' p below
       parts.push(el("table", { "data-testid": "why-top" }, w.top_calls.map((t) => el("tr", {},
         el("td", {}, callNode(t.call)),
         el("td", { style: "width:60%" }, el("div", { class: "bar", style: `width:${Math.round(100 * t.probability)}%` })),
