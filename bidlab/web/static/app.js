@@ -367,7 +367,8 @@ async function showWhy(table, index) {
     const parts = [
       el("div", {}, el("b", {}, callNode(w.call)), ` by ${SEAT_NAMES[w.seat]} (${w.agent})`,
         table === "other" ? " at the other table" : ""),
-      el("div", { "data-testid": "why-text", title: w.rule ? `rule ${w.rule}` : "", text: reasonOf(w) }),
+      // a search bot's reason is its search, drawn below as a table and heat maps
+      w.search ? "" : el("div", { "data-testid": "why-text", title: w.rule ? `rule ${w.rule}` : "", text: reasonOf(w) }),
       w.meaning ? el("div", { class: "meaning", "data-testid": "why-meaning", text: w.meaning }) : "",
     ];
     if (w.top_calls && w.top_calls.length && !w.search) {   // a search shows its candidates' p below
