@@ -143,8 +143,15 @@ $("new-board").addEventListener("submit", (ev) => {
 });
 
 function dealBoard(req) {
+  // Search bots take about a second a call, so a deal can take a while: say so on the button.
+  const button = $("new-board").querySelector("[data-testid=deal-button]");
+  button.disabled = true;
+  button.textContent = "Dealing…";
   return guarded(async () => {
-    const b = await api("POST", "/api/boards", req);
+    const b = await api("POST", "/api/boards", req).finally(() => {
+      button.disabled = false;
+      button.textContent = "Deal";
+    });
     lastRequest = req;
     whyOpen = null;
     $("reveal").checked = false;
