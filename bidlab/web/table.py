@@ -169,8 +169,7 @@ class RecordingSearch:
 
 def policy_spec(spec: str) -> str:
     """The ``nn:`` spec of a search bot's policy (``bmcs:/m/rl.safetensors?k=3`` -> ``nn:/m/rl.safetensors``)."""
-    kind, _, arg = spec.partition(":")
-    model = arg.partition("?")[0]
+    model = spec.partition(":")[2].partition("?")[0]
     for suffix in (":greedy", ":sample"):
         model = model.removesuffix(suffix)
     return f"nn:{model}"
