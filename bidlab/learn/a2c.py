@@ -83,8 +83,8 @@ from bidlab.envs.state import AuctionState, init, observe, observe636
 from bidlab.errors import BidlabError
 from bidlab.fileio import write_bytes_atomic, write_json_atomic
 from bidlab.learn.replay import ReplayBuffer
-from bidlab.runtime.executor import ExecutorError, connect_ray
 from bidlab.nets import NetConfig, build, load_model, load_optimizer, optimizer_tensors, preset, save_model
+from bidlab.runtime.executor import ExecutorError, connect_ray
 
 
 class RLTrainingError(BidlabError):

@@ -29,8 +29,8 @@ imports it (for its initializer) before any task, so it must not load numpy firs
 from __future__ import annotations
 
 import os
-import socket
 import signal
+import socket
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import (
@@ -205,8 +205,6 @@ def _ray_module():
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
     """Fail fast with one line if a ``HOST:PORT`` address does not answer: ``ray.init``
     alone retries for about a minute and then raises a multi-line error."""
-    import socket
-
     host, sep, port = address.removeprefix("ray://").rpartition(":")
     if not sep or not port.isdigit():
         return  # "auto", "local" and other forms Ray resolves itself
@@ -225,10 +223,10 @@ def connect_ray(address: str | None = None, num_cpus: int | None = None):
     dashboard; an address joins an existing cluster. Every failure is an :class:`ExecutorError`.
     """
     ray = _ray_module()
+    if address:
+        _check_reachable(address)  # even when connected already: the address asked for must answer
     if ray.is_initialized():
         return ray
-    if address:
-        _check_reachable(address)
     try:
         if address:
             ray.init(address=address, log_to_driver=False)

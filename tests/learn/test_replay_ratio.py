@@ -40,16 +40,18 @@ def test_limits_by_hand():
         ReplayRatioLimiter(0.0, 0, 0)
 
 
-@pytest.mark.parametrize("ratio", [0.25, 4.0])
+@pytest.mark.parametrize("ratio", [0.5, 4.0])
 def test_training_holds_the_replay_ratio(tmp_path, ratio):
     """A tiny local run: after the burn-in, learned / generated stays within one batch of each
-    side of the ratio (whichever side is faster is the one that waits)."""
+    side of the ratio. Free-running, this tiny loop gives a ratio near 0.7 (measured: 1,280
+    learned, 1,849 generated after the burn-in), outside both bounds below for 0.5 (the learner
+    must wait) and for 4 (the actor must wait)."""
     cfg = A2CConfig.tiny(eval_every=1000, replay_ratio=ratio)
-    state = train_rl(tmp_path, cfg, init=None, updates=30)
+    state = train_rl(tmp_path, cfg, init=None, updates=20)
     run = state["this_run"]
     after = run["generated"] - cfg.burn_in
     learned = run["learned"]
-    assert learned == 30 * cfg.batch_size
+    assert learned == 20 * cfg.batch_size
     assert (learned - 2 * cfg.batch_size) / ratio <= after <= learned / ratio + run["largest_batch"]
 
 
