@@ -124,12 +124,21 @@ def full_loop(name: str, init_spec, seconds: float, ratio: float | None, batch_s
     g, lr = run["generated"] / st["seconds"], run["learned"] / st["seconds"]
     actor_cpu, learner_cpu = run["actor_cpu_seconds"], run["learner_cpu_seconds"]
     label = "free" if ratio is None else f"--replay-ratio {ratio:g}"
+    after = max(run["generated"] - loop_cfg.burn_in, 1)
     print(f"[{name}] full loop ({label}, batch {loop_cfg.batch_size}), {st['seconds']:.0f} s: "
           f"{g:,.0f} generated/s, {lr:,.0f} learned/s, replay ratio {run['learned'] / max(run['generated'], 1):.2f} "
-          f"({st['updates']} updates)")
-    print(f"[{name}]   per CPU-second: actor thread {run['generated'] / max(actor_cpu, 1e-9):,.0f} generated "
-          f"({actor_cpu:.0f} s CPU), learner thread {run['learned'] / max(learner_cpu, 1e-9):,.0f} learned "
-          f"({learner_cpu:.0f} s CPU); actor waited {run['actor_wait_seconds']:.0f} s for the learner")
+          f"({run['learned'] / after:.2f} after the {loop_cfg.burn_in:,}-transition burn-in; {st['updates']} updates)")
+    gen_cpu = run["generated"] / max(actor_cpu, 1e-9)
+    learn_cpu = run["learned"] / max(learner_cpu, 1e-9)
+    print(f"[{name}]   per CPU-second: actor thread {gen_cpu:,.0f} generated ({actor_cpu:.0f} s CPU), "
+          f"learner thread {learn_cpu:,.0f} learned ({learner_cpu:.0f} s CPU); actor waited "
+          f"{run['actor_wait_seconds']:.0f} s for the learner")
+    # What a quiet machine with one core for each thread gives at these CPU rates: the learner
+    # learns at most learn_cpu/s; the actor generates at most gen_cpu/s, or learned / ratio.
+    learned_q = learn_cpu if ratio is None else min(learn_cpu, ratio * gen_cpu)
+    gen_q = gen_cpu if ratio is None else learned_q / ratio
+    print(f"[{name}]   one free core per thread at these CPU rates: {gen_q:,.0f} generated/s, "
+          f"{learned_q:,.0f} learned/s, replay ratio {learned_q / gen_q:.2f}")
 
 if __name__ == "__main__":
     main()

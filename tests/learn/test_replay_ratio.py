@@ -62,3 +62,20 @@ def test_replay_ratio_does_not_change_the_training_key():
     assert A2CConfig.from_json(old).training_key() == A2CConfig.cpu().training_key()
     assert A2CConfig.cpu(replay_ratio=0.5).training_key() == A2CConfig.cpu().training_key()
     assert dataclasses.replace(A2CConfig.cpu(), batch_size=256).training_key() != A2CConfig.cpu().training_key()
+
+
+def test_the_shipped_rl_checkpoint_still_resumes_with_or_without_a_replay_ratio():
+    """checkpoints/rl/state.json was saved before ``replay_ratio`` existed; the command in
+    checkpoints/README.md (cpu preset, --no-hidden-info) must still match its training key."""
+    import json
+    from pathlib import Path
+
+    from bidlab.learn.a2c import make_config
+
+    saved = json.loads((Path(__file__).parents[2] / "checkpoints/rl/state.json").read_text())["config"]
+    assert "replay_ratio" not in saved
+    old = A2CConfig.from_json(saved).training_key()
+    for ratio in (None, 0.5):
+        cfg = make_config("cpu", per=True, hidden_info=False, seed=0, replay_ratio=ratio)
+        cfg = dataclasses.replace(cfg, policy=A2CConfig.from_json(saved).policy)  # what --init nn:sl sets
+        assert cfg.training_key() == old
