@@ -84,18 +84,41 @@ def test_match_on_ray_gives_the_local_results(ray_session, tmp_path):
     assert line and line == [x for x in r2.output.splitlines() if "IMPs/board" in x]
 
 
-def test_an_unreachable_ray_address_is_a_one_line_error(tmp_path, capsys):
+COMMANDS = {
+    "match": ["match", "sayc", "sayc", "--boards", "2", "--out"],
+    "dd generate": ["dd", "generate", "-n", "2", "--out"],
+}
+
+
+def _one_line_error(argv, capsys) -> str:
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_an_unreachable_ray_address_is_a_one_line_error(tmp_path, capsys, command):
     port = _closed_port()
     with pytest.raises(ExecutorError, match=f"cannot reach the Ray cluster at 127.0.0.1:{port}"):
         connect_ray(f"127.0.0.1:{port}")
-    out = tmp_path / "m"
-    with pytest.raises(SystemExit) as e:
-        main(["match", "sayc", "sayc", "--boards", "2", "--out", str(out), "--backend", "ray",
-              "--ray-address", f"127.0.0.1:{port}"])
-    assert e.value.code == 2
-    err = capsys.readouterr().err.strip()
-    assert "cannot reach the Ray cluster" in err and len(err.splitlines()) == 1 and "Traceback" not in err
+    out = tmp_path / "out"
+    err = _one_line_error([*COMMANDS[command], str(out), "--backend", "ray", "--ray-address", f"127.0.0.1:{port}"],
+                          capsys)
+    assert f"cannot reach the Ray cluster at 127.0.0.1:{port}" in err
     assert not out.exists()  # nothing written before the connection failed
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_bad_backend_options_on_the_command_line(tmp_path, capsys, command):
+    out = tmp_path / "out"
+    assert "unknown backend 'mpi'; choose local or ray" in _one_line_error(
+        [*COMMANDS[command], str(out), "--backend", "mpi"], capsys)
+    assert "--ray-address needs --backend ray" in _one_line_error(
+        [*COMMANDS[command], str(out), "--ray-address", "auto"], capsys)
+    assert not out.exists()
 
 
 def test_missing_ray_and_bad_backend_options_are_clear_errors(monkeypatch):
