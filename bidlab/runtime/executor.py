@@ -28,6 +28,7 @@ imports it (for its initializer) before any task, so it must not load numpy firs
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import socket
@@ -229,9 +230,9 @@ def connect_ray(address: str | None = None, num_cpus: int | None = None):
         return ray
     try:
         if address:
-            ray.init(address=address, log_to_driver=False)
+            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
         else:
-            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
+            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
