@@ -468,15 +468,21 @@ class ReplayRatioLimiter:
     like Reverb's ``SampleToInsertRatio``: after the burn-in, an actor starts a batch only while
     ``ratio * (inserted - burn_in) <= learned``, and the learner steps only while
     ``learned <= ratio * (inserted - burn_in) + slack`` (``slack``: one learner batch). One of
-    the two may always proceed, so they never wait for each other. ``ratio`` None: no limit
-    (the actors generate as fast as they can, the default and the behaviour of older runs).
+    the two may always proceed (batches queued by an actor count for the actor at once and for
+    the learner when the loop inserts them, which it does while the learner waits), so they
+    never wait for each other. ``ratio`` None: no limit (the actors generate as fast as they
+    can: the default, and the behaviour of older runs).
 
-    What "the learner keeps pace" means here: on this 2-core machine one actor thread generates
-    about 3x faster than the learner learns (a learned transition costs a forward and a backward
-    pass of both nets, a generated one a forward pass), so a free-running actor fills the buffer
-    with transitions the learner never samples (replay ratio ~0.3). With a ratio the actor waits
-    instead and its core goes to the learner (torch's threads are not shared between the two,
-    so this helps when the learner uses 2 threads or another process wants the core)."""
+    What "the learner keeps pace" means here (our decision): the loop holds a chosen replay
+    ratio at steady state, rather than whatever the two threads' speeds give. On this 2-core
+    machine one actor thread generates about 3x as many transitions per CPU-second as the
+    learner learns (a learned transition costs a forward and a backward pass of both nets, a
+    generated one a forward pass), so a free-running actor fills the buffer with transitions
+    the learner mostly never samples (replay ratio ~0.34, the buffer turning over every few
+    seconds). ``0.5`` keeps the learner saturated and the generation above 10,000
+    transitions/s (README, ``benchmarks/selfplay_throughput.py``); the actor waits for the rest
+    of its time. The ratio does not enter :meth:`A2CConfig.training_key`: runs resume with or
+    without it."""
 
     def __init__(self, ratio: float | None, burn_in: int, slack: int):
         if ratio is not None and not ratio > 0:
@@ -618,7 +624,7 @@ class RayBackend:
     def publish(self, version: int, policy: dict, value: dict) -> None:
         self._weights = (version, self.ray.put({k: v.numpy() for k, v in policy.items()}),
                          self.ray.put({k: v.numpy() for k, v in value.items()}))
-        if not self.pending:
+        if not self.pending and not self.idle:  # the first publish starts every actor
             for i in range(len(self.actors)):
                 self._submit(i)
 
@@ -796,8 +802,9 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
         state["actor_stats"] = actors.stats()
         # this process's share (not counted across resumptions): what the benchmark reports
         state["this_run"] = {"generated": limiter.inserted, "learned": limiter.learned,
-                             "learner_cpu_seconds": learner_cpu, "actor_wait_seconds": limiter.actor_wait_seconds, "largest_batch": limiter.largest,
-                             "actor_cpu_seconds": getattr(actors, "cpu_seconds", None)}
+                             "largest_batch": limiter.largest, "learner_cpu_seconds": learner_cpu,
+                             "actor_cpu_seconds": getattr(actors, "cpu_seconds", None),
+                             "actor_wait_seconds": limiter.actor_wait_seconds}
     finally:
         actors.close()
         writer.close()
