@@ -129,3 +129,17 @@ def test_missing_ray_and_bad_backend_options_are_clear_errors(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` then fails as if ray were not installed
     with pytest.raises(ExecutorError, match=r"needs ray: pip install 'bidlab\[ray\]'"):
         run_tasks(_tasks.square, range(3), print, ExecutorConfig("ray", workers=2))
+
+
+@pytest.mark.slow  # ~25 s: a Ray actor process loads torch and the deal store
+def test_rl_ray_actors_hold_the_replay_ratio(ray_session, tmp_path):
+    """The A2C Ray actors share this module's Ray session (connect_ray) and obey --replay-ratio:
+    one batch in flight per actor, so the bounds of the local test hold."""
+    from bidlab.learn.a2c import A2CConfig, train_rl
+
+    cfg = A2CConfig.tiny(eval_every=1000, replay_ratio=0.5)
+    state = train_rl(tmp_path, cfg, init=None, updates=10, backend="ray")
+    run = state["this_run"]
+    after, learned = run["generated"] - cfg.burn_in, run["learned"]
+    assert learned == 10 * cfg.batch_size
+    assert (learned - 2 * cfg.batch_size) / 0.5 <= after <= learned / 0.5 + run["largest_batch"]
