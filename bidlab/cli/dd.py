@@ -62,7 +62,7 @@ def generate(
     backend: str = typer.Option("local", help="Where shards are solved: local (here, one shard at a time) "
                                 "or ray (shards as parallel Ray tasks; same store)."),
     ray_address: str = typer.Option(None, help="Existing Ray cluster (HOST:PORT or auto) for --backend ray; "
-                                    "default: start Ray on this machine."),
+                                    "default: start a local Ray instance."),
     workers: int = typer.Option(2, min=1, help="Shards solved at once with --backend ray."),
 ) -> None:
     """Deal random boards, solve their DD tables and append them to a store, shard by shard.

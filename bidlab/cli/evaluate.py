@@ -26,7 +26,7 @@ def match(
     backend: str = typer.Option("local", help="Where chunks are played: local (worker processes here) or ray "
                                 "(Ray tasks; same results)."),
     ray_address: str = typer.Option(None, help="Existing Ray cluster (HOST:PORT or auto) for --backend ray; "
-                                    "default: start Ray on this machine."),
+                                    "default: start a local Ray instance."),
     chunk_size: int = typer.Option(50, min=1, help="Boards per chunk: the unit of progress and of resuming."),
 ) -> None:
     """Play a duplicate match scored by double dummy; prints IMPs/board for A ± SE.
