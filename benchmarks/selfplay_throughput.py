@@ -6,7 +6,15 @@ Baseline, measured in the same process: the array env alone bidding random legal
 (``random_calls``) on the same number of tables, in transitions/s; the printed ratios say
 what the networks cost on top of the env.
 
+The full loop is :func:`bidlab.learn.a2c.train_rl` itself (local backend: one actor thread,
+the learner in the main thread). It prints, for each ``--replay-ratios`` value (``none``: the
+actor runs free, the default of ``bidlab train rl``; a number: ``--replay-ratio``, actors wait
+when generated outruns learned / ratio), the wall-clock rates generated/s and learned/s, the
+replay ratio learned / generated, and the rates per CPU-second of the actor thread and of the
+learner thread (``time.thread_time``): those do not depend on other jobs sharing the machine.
+
     python benchmarks/selfplay_throughput.py [--seconds 20] [--presets cpu,paper] [--loop-seconds 60]
+        [--replay-ratios none,0.5] [--batch-size 512] [--threads 1]
 """
 
 from __future__ import annotations
@@ -81,7 +89,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0, help="seconds per actor / learner measurement")
     ap.add_argument("--loop-seconds", type=float, default=60.0, help="seconds of the full loop (cpu preset)")
     ap.add_argument("--presets", default="cpu,paper")
-    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (shared by the actor and learner threads)")
+    ap.add_argument("--replay-ratios", default="none",
+                    help="comma-separated --replay-ratio values for the full loop; none = actors run free")
+    ap.add_argument("--batch-size", type=int, default=None, help="learner batch size of the full loop (default: preset)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s) per worker")
@@ -98,15 +109,36 @@ def main() -> None:
         print(f"[{name}] learner (batch {cfg.batch_size}): {learn:,.0f} transitions/s learned "
               f"({learn / base:.2f}x baseline); learned/generated capacity ratio {learn / gen:.2f}")
         if name == "cpu" and args.loop_seconds > 0:
-            with tempfile.TemporaryDirectory() as tmp:
-                loop_cfg = make_config(name, eval_every=10**9, checkpoint_every=10**9, burn_in=5000)
-                st = train_rl(tmp, loop_cfg, init=init_spec, minutes=args.loop_seconds / 60)
-            g = st["generated"] / st["seconds"]
-            lr = st["learned"] / st["seconds"]
-            print(f"[{name}] full loop, {st['seconds']:.0f} s (actor thread + learner): {g:,.0f} generated/s, "
-                  f"{lr:,.0f} learned/s, replay ratio {st['learned'] / max(st['generated'], 1):.2f} "
-                  f"({st['updates']} updates)")
+            for ratio in args.replay_ratios.split(","):
+                full_loop(name, init_spec, args.loop_seconds, None if ratio == "none" else float(ratio),
+                          args.batch_size)
 
+
+def full_loop(name: str, init_spec, seconds: float, ratio: float | None, batch_size: int | None) -> None:
+    kw = {} if batch_size is None else {"batch_size": batch_size}
+    with tempfile.TemporaryDirectory() as tmp:
+        loop_cfg = make_config(name, eval_every=10**9, checkpoint_every=10**9, burn_in=5000,
+                               replay_ratio=ratio, **kw)
+        st = train_rl(tmp, loop_cfg, init=init_spec, minutes=seconds / 60)
+    run = st["this_run"]
+    g, lr = run["generated"] / st["seconds"], run["learned"] / st["seconds"]
+    actor_cpu, learner_cpu = run["actor_cpu_seconds"], run["learner_cpu_seconds"]
+    label = "free" if ratio is None else f"--replay-ratio {ratio:g}"
+    after = max(run["generated"] - loop_cfg.burn_in, 1)
+    print(f"[{name}] full loop ({label}, batch {loop_cfg.batch_size}), {st['seconds']:.0f} s: "
+          f"{g:,.0f} generated/s, {lr:,.0f} learned/s, replay ratio {run['learned'] / max(run['generated'], 1):.2f} "
+          f"({run['learned'] / after:.2f} after the {loop_cfg.burn_in:,}-transition burn-in; {st['updates']} updates)")
+    gen_cpu = run["generated"] / max(actor_cpu, 1e-9)
+    learn_cpu = run["learned"] / max(learner_cpu, 1e-9)
+    print(f"[{name}]   per CPU-second: actor thread {gen_cpu:,.0f} generated ({actor_cpu:.0f} s CPU), "
+          f"learner thread {learn_cpu:,.0f} learned ({learner_cpu:.0f} s CPU); actor waited "
+          f"{run['actor_wait_seconds']:.0f} s for the learner")
+    # What a quiet machine with one core for each thread gives at these CPU rates: the learner
+    # learns at most learn_cpu/s; the actor generates at most gen_cpu/s, or learned / ratio.
+    learned_q = learn_cpu if ratio is None else min(learn_cpu, ratio * gen_cpu)
+    gen_q = gen_cpu if ratio is None else learned_q / ratio
+    print(f"[{name}]   one free core per thread at these CPU rates: {gen_q:,.0f} generated/s, "
+          f"{learned_q:,.0f} learned/s, replay ratio {learned_q / gen_q:.2f}")
 
 if __name__ == "__main__":
     main()

@@ -57,7 +57,13 @@ def generate(
     out: Path = typer.Option(..., "--out", "-o", help="Store directory (created if missing; extended if it exists)."),
     seed: int = typer.Option(0, min=0, help="Random seed; a store keeps the seed it was made with."),
     shard_size: int = typer.Option(1000, min=1, help="Deals per shard: the most work a kill can lose."),
-    threads: int = typer.Option(0, min=0, help="DDS threads; 0 = every core. Use 1 to leave a core free."),
+    threads: int = typer.Option(0, min=0, help="DDS threads (per shard task with --backend ray, where 0 means 1); "
+                                "0 = every core. Use 1 to leave a core free."),
+    backend: str = typer.Option("local", help="Where shards are solved: local (here, one shard at a time) "
+                                "or ray (shards as parallel Ray tasks; same store)."),
+    ray_address: str = typer.Option(None, help="Existing Ray cluster (HOST:PORT or auto) for --backend ray; "
+                                    "default: start a local Ray instance."),
+    workers: int = typer.Option(2, min=1, help="Shards solved at once with --backend ray."),
 ) -> None:
     """Deal random boards, solve their DD tables and append them to a store, shard by shard.
 
@@ -66,12 +72,15 @@ def generate(
     """
     from bidlab.dd.generate import GenerateConfig
     from bidlab.dd.generate import generate as run
+    from bidlab.runtime.executor import cli_executor
     from bidlab.runtime.progress import progress_display
 
     cfg = GenerateConfig(deals=deals, seed=seed, shard_size=shard_size, threads=threads)
     try:
+        executor = cli_executor(backend, workers, ray_address)
         with progress_display(err_console) as display:
-            store = run(out, cfg, progress=_Announced(display.task("solving deals"), out))
+            store = run(out, cfg, progress=_Announced(display.task("solving deals"), out),
+                        executor=executor if backend == "ray" else None)
     except BidlabError as e:
         _fail(e)
     except KeyboardInterrupt:

@@ -22,7 +22,11 @@ def match(
     seed: int = typer.Option(0, min=0, help="Seed for the deal sample and the agents' randomness."),
     out: Path = typer.Option(None, help="Output folder (default results/match-A-vs-B-SPLIT-N-sSEED)."),
     store: Path = typer.Option(None, help="Deal store folder (default: the store shipped with bidlab)."),
-    workers: int = typer.Option(2, min=1, help="Worker processes running chunks in parallel."),
+    workers: int = typer.Option(2, min=1, help="Worker processes (or Ray tasks) running chunks in parallel."),
+    backend: str = typer.Option("local", help="Where chunks are played: local (worker processes here) or ray "
+                                "(Ray tasks; same results)."),
+    ray_address: str = typer.Option(None, help="Existing Ray cluster (HOST:PORT or auto) for --backend ray; "
+                                    "default: start a local Ray instance."),
     chunk_size: int = typer.Option(50, min=1, help="Boards per chunk: the unit of progress and of resuming."),
 ) -> None:
     """Play a duplicate match scored by double dummy; prints IMPs/board for A ± SE.
@@ -32,16 +36,18 @@ def match(
     an interrupted match."""
     from bidlab.agents.specs import check_agent_spec
     from bidlab.eval.match import Match, MatchConfig
+    from bidlab.runtime.executor import cli_executor
 
     # Both agents are built once before the output folder is made, so a bad spec leaves nothing.
     agent_a, agent_b = check_agent_spec(agent_a), check_agent_spec(agent_b)
+    executor = cli_executor(backend, workers, ray_address)
     cfg = MatchConfig(agent_a, agent_b, split, boards, seed, None if store is None else str(store), chunk_size)
     if out is None:
         safe = lambda s: "".join(ch if ch.isalnum() else "_" for ch in s)[:40]  # noqa: E731
         out = Path("results") / f"match-{safe(agent_a)}-vs-{safe(agent_b)}-{split}-{boards}-s{seed}"
     m = Match(cfg, out)
     with progress_display(console) as display:
-        summary = m.run(workers=workers, progress=from_counts(display.task("match boards")))
+        summary = m.run(workers=workers, progress=from_counts(display.task("match boards")), executor=executor)
     console.print(summary.line(), highlight=False)
     console.print(f"results: {out}/results.jsonl, auctions: {out}/auctions.pbn", highlight=False)
 

@@ -174,6 +174,8 @@ def train_rl_cmd(
     lr_policy: float = typer.Option(None, help="Policy learning rate (Adan); default from the preset."),
     lr_value: float = typer.Option(None, help="Value learning rate (Adan); default from the preset."),
     batch_size: int = typer.Option(None, min=1, help="Learner batch size; default from the preset."),
+    replay_ratio: float = typer.Option(None, min=0.001, help="Hold transitions learned / generated near this "
+                                       "(actors wait when ahead); default: actors run free."),
     seed: int = typer.Option(0, help="Seed of self-play, replay sampling and the evaluation deals."),
     threads: int = typer.Option(1, min=1, help="Torch CPU threads per thread of work (1 is often fastest when other jobs share the cores)."),
 ) -> None:
@@ -189,7 +191,8 @@ def train_rl_cmd(
     torch.set_num_threads(threads)
     kw = {"per": not no_per, "hidden_info": not no_hidden_info, "seed": seed}
     for k, v in (("actors", actors), ("eval_every", eval_every), ("eval_boards", eval_boards),
-                 ("lr_policy", lr_policy), ("lr_value", lr_value), ("batch_size", batch_size)):
+                 ("lr_policy", lr_policy), ("lr_value", lr_value), ("batch_size", batch_size),
+                 ("replay_ratio", replay_ratio)):
         if v is not None:
             kw[k] = v
     cfg = make_config(preset, **kw)

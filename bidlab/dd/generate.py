@@ -4,7 +4,11 @@ Shard ``k`` of a store made with seed ``s`` and shard size ``S`` holds deal ids
 ``k*S .. k*S + S - 1``; its deals are drawn from ``numpy.random.default_rng([s, k])``,
 one ``permutation`` of the 52 holders per deal. Shards are therefore independent:
 a run that is killed loses at most the shard in progress, and the next run with the
-same settings recomputes exactly that shard (same seed, same deals). The shared
+same settings recomputes exactly that shard (same seed, same deals). Because a shard's
+deals depend only on (seed, k), shards can be solved anywhere: with an
+:class:`~bidlab.runtime.executor.ExecutorConfig` (``bidlab dd generate --backend ray``)
+they are solved as parallel tasks, e.g. on a Ray cluster, and this process appends them in
+shard order, so the store is byte-for-byte the one the local run makes. The shared
 data set ../shared/data/dd was made by this recipe with seed 2026 and S = 2000, so
 :func:`import_npz_shards` can adopt it as shards 0..28 after checking every deal.
 """
@@ -20,6 +24,7 @@ import numpy as np
 
 from bidlab.dd.solver import check_holders, dd_tables, set_threads
 from bidlab.dd.store import DealStore, StoreError
+from bidlab.runtime.executor import ExecutorConfig, run_tasks
 from bidlab.runtime.progress import ProgressTask, task_or_null
 
 _BASE = np.repeat(np.arange(4, dtype=np.uint8), 13)
@@ -83,12 +88,31 @@ def pending_shards(store: DealStore, cfg: GenerateConfig) -> list[tuple[int, int
     return todo
 
 
-def generate(path: str | os.PathLike, cfg: GenerateConfig, progress: ProgressTask | None = None) -> DealStore:
+def solve_shard(task: tuple[int, int, int, int]) -> tuple[int, np.ndarray, np.ndarray]:
+    """One executor task: ``(seed, shard, count, threads)`` -> ``(shard, deals, dd)``."""
+    seed, k, count, threads = task
+    if threads:
+        set_threads(threads)
+    deals = shard_deals(seed, k, count)
+    return k, deals, dd_tables(deals)
+
+
+def generate(path: str | os.PathLike, cfg: GenerateConfig, progress: ProgressTask | None = None,
+             executor: ExecutorConfig | None = None) -> DealStore:
     """Solve and append shards until the store at ``path`` holds ``cfg.deals`` deals.
 
     ``progress`` starts at the deals present (of ``cfg.deals``) and advances after every
-    DDS call. Only one process may generate into a store at a time.
+    DDS call, or after every shard with an ``executor``. Only one process may generate into
+    a store at a time.
+
+    ``executor`` None solves the shards here, one after another, each with ``cfg.threads``
+    DDS threads. Otherwise every shard is a task of :func:`~bidlab.runtime.executor.run_tasks`
+    (``cfg.threads`` DDS threads per task, 1 if 0: each task holds one CPU); finished shards
+    are appended in shard order (a shard finished before an earlier one waits in memory),
+    so a kill leaves a store without gaps and the rerun resumes it as usual.
     """
+    if executor is not None:
+        return _generate_tasks(Path(path), cfg, task_or_null(progress), executor)
     progress = task_or_null(progress)
     store = open_for_generation(Path(path), cfg)
     with store.shard_store.exclusive():
@@ -101,6 +125,30 @@ def generate(path: str | os.PathLike, cfg: GenerateConfig, progress: ProgressTas
             deals = shard_deals(cfg.seed, k, count)
             dd = dd_tables(deals, progress=progress)
             store.append(deals, dd, first_id=k * cfg.shard_size, source=f"generated seed {cfg.seed} shard {k}")
+    return store
+
+
+def _generate_tasks(path: Path, cfg: GenerateConfig, progress: ProgressTask,
+                    executor: ExecutorConfig) -> DealStore:
+    store = open_for_generation(path, cfg)
+    with store.shard_store.exclusive():
+        store = DealStore.open(store.path)
+        todo = pending_shards(store, cfg)
+        progress.start(len(store) + sum(c for _, c in todo), len(store))
+        order = [k for k, _ in todo]
+        waiting: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+        def save(result: tuple[int, np.ndarray, np.ndarray]) -> None:
+            k, deals, dd = result
+            waiting[k] = (deals, dd)
+            while order and order[0] in waiting:
+                first = order.pop(0)
+                d, t = waiting.pop(first)
+                store.append(d, t, first_id=first * cfg.shard_size,
+                             source=f"generated seed {cfg.seed} shard {first}")
+                progress.advance(len(d))
+
+        run_tasks(solve_shard, [(cfg.seed, k, c, cfg.threads or 1) for k, c in todo], save, executor)
     return store
 
 

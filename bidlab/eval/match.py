@@ -211,8 +211,13 @@ class Match:
     def pending(self) -> list[int]:
         return self.chunks.missing(range(self.n_chunks))
 
-    def run(self, workers: int = 2, progress: Callable[[int, int], None] | None = None) -> MatchSummary:
-        """Play every pending chunk; ``progress(done_boards, total_boards)`` after each."""
+    def run(self, workers: int = 2, progress: Callable[[int, int], None] | None = None,
+            executor: ExecutorConfig | None = None) -> MatchSummary:
+        """Play every pending chunk; ``progress(done_boards, total_boards)`` after each.
+
+        ``executor`` (default: ``workers`` processes) says where chunks are played, e.g. as
+        Ray tasks; the results do not depend on it (each chunk's agents are seeded by the
+        match seed and the chunk number)."""
         pending = self.pending()
         done = self.cfg.boards - sum(self._chunk_len(k) for k in pending)
         if progress:
@@ -226,7 +231,7 @@ class Match:
             if progress:
                 progress(state["done"], self.cfg.boards)
 
-        run_tasks(_run_chunk, [self._task(k) for k in pending], save, ExecutorConfig(workers=workers))
+        run_tasks(_run_chunk, [self._task(k) for k in pending], save, executor or ExecutorConfig(workers=workers))
         return self.finish()
 
     def _chunk_len(self, k: int) -> int:

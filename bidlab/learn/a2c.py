@@ -84,6 +84,7 @@ from bidlab.errors import BidlabError
 from bidlab.fileio import write_bytes_atomic, write_json_atomic
 from bidlab.learn.replay import ReplayBuffer
 from bidlab.nets import NetConfig, build, load_model, load_optimizer, optimizer_tensors, preset, save_model
+from bidlab.runtime.executor import ExecutorError, connect_ray
 
 
 class RLTrainingError(BidlabError):
@@ -122,6 +123,7 @@ class A2CConfig:
     eval_boards: int = 1000          # validation boards per evaluation
     checkpoint_every: int = 250      # updates between checkpoints
     seed: int = 0
+    replay_ratio: float | None = None  # learned / generated transitions to hold (None: actors run free)
 
     @classmethod
     def cpu(cls, **kw) -> A2CConfig:
@@ -155,8 +157,9 @@ class A2CConfig:
     def training_key(self) -> dict:
         """Settings a resumed run must share with the run it resumes."""
         d = self.to_json()
-        for k in ("eval_every", "eval_boards", "checkpoint_every", "actors"):
-            d.pop(k)
+        # throughput knobs: a run may resume with other values (replay_ratio: old runs lack it)
+        for k in ("eval_every", "eval_boards", "checkpoint_every", "actors", "replay_ratio"):
+            d.pop(k, None)
         return d
 
 
@@ -460,6 +463,72 @@ def load_checkpoint(out: Path, learner: Learner) -> dict:
 
 # -- backends ---------------------------------------------------------------------------------
 
+class ReplayRatioLimiter:
+    """Holds the replay ratio (transitions learned per transition generated) near ``ratio``,
+    like Reverb's ``SampleToInsertRatio``: after the burn-in, an actor starts a batch only while
+    ``ratio * (inserted - burn_in) <= learned``, and the learner steps only while
+    ``learned <= ratio * (inserted - burn_in) + slack`` (``slack``: one learner batch). One of
+    the two may always proceed (batches queued by an actor count for the actor at once and for
+    the learner when the loop inserts them, which it does while the learner waits), so they
+    never wait for each other. ``ratio`` None: no limit (the actors generate as fast as they
+    can: the default, and the behaviour of older runs).
+
+    What "the learner keeps pace" means here (our decision): the loop holds a chosen replay
+    ratio at steady state, rather than whatever the two threads' speeds give. On this 2-core
+    machine one actor thread generates about 3x as many transitions per CPU-second as the
+    learner learns (a learned transition costs a forward and a backward pass of both nets, a
+    generated one a forward pass), so a free-running actor fills the buffer with transitions
+    the learner mostly never samples (replay ratio ~0.34, the buffer turning over every few
+    seconds). ``0.5`` keeps the learner saturated and the generation above 10,000
+    transitions/s (README, ``benchmarks/selfplay_throughput.py``); the actor waits for the rest
+    of its time. The ratio does not enter :meth:`A2CConfig.training_key`: runs resume with or
+    without it."""
+
+    def __init__(self, ratio: float | None, burn_in: int, slack: int):
+        if ratio is not None and not ratio > 0:
+            raise RLTrainingError(f"--replay-ratio must be > 0, got {ratio}")
+        self.ratio, self.burn_in, self.slack = ratio, burn_in, slack
+        self.inserted = 0   # transitions in the replay buffer's count (added by the loop)
+        self.produced = 0   # transitions made by local actor threads, queued ones included
+        self.largest = 0    # largest actor batch: an actor overshoots by at most one batch
+        self.learned = 0
+        self.actor_wait_seconds = 0.0
+        self._cond = threading.Condition()
+
+    def actor_may_play(self) -> bool:
+        made = max(self.produced, self.inserted)  # batches waiting in a queue count as made
+        return self.ratio is None or self.ratio * (made - self.burn_in) <= self.learned
+
+    def learner_may_step(self) -> bool:
+        return self.ratio is None or self.learned <= self.ratio * (self.inserted - self.burn_in) + self.slack
+
+    def add_inserted(self, n: int) -> None:
+        with self._cond:
+            self.inserted += n
+            self.largest = max(self.largest, n)
+            self._cond.notify_all()
+
+    def add_produced(self, n: int) -> None:
+        with self._cond:
+            self.produced += n
+            self.largest = max(self.largest, n)
+
+    def add_learned(self, n: int) -> None:
+        with self._cond:
+            self.learned += n
+            self._cond.notify_all()
+
+    def wait_for_actor(self, stop: threading.Event, timeout: float = 0.2) -> bool:
+        """Block an actor thread until it may play (True) or ``timeout`` passes (False)."""
+        if self.actor_may_play():
+            return True
+        t0 = time.perf_counter()
+        with self._cond:
+            ok = self._cond.wait_for(lambda: stop.is_set() or self.actor_may_play(), timeout)
+        self.actor_wait_seconds += time.perf_counter() - t0
+        return bool(ok) and not stop.is_set()
+
+
 class LocalBackend:
     """Actors in threads of this process; torch and numpy release the GIL, so an actor thread
     and the learner (the caller's thread) overlap on two cores, and weights and transitions
@@ -467,7 +536,9 @@ class LocalBackend:
     session that built this could not compare the two fairly: the 2 cores ran at a load
     average near 20, and starting Ray alone took minutes.)"""
 
-    def __init__(self, cfg: A2CConfig, seed: int):
+    def __init__(self, cfg: A2CConfig, seed: int, limiter: ReplayRatioLimiter | None = None):
+        self.limiter = limiter or ReplayRatioLimiter(None, 0, 0)
+        self.cpu_seconds = 0.0  # actor threads' CPU time (time.thread_time), for the benchmark
         self.actors = [SelfPlayActor(cfg, int(np.random.SeedSequence([seed, i]).generate_state(1)[0]))
                        for i in range(cfg.actors)]
         self.queue: queue.Queue = queue.Queue(maxsize=2 * cfg.actors + 2)
@@ -493,7 +564,12 @@ class LocalBackend:
                     w = self._weights
                 if w is not None and w[0] != actor.version:
                     actor.set_weights(*w)
+                if not self.limiter.wait_for_actor(self._stop):
+                    continue
+                c0 = time.thread_time()
                 batch = actor.play()
+                self.cpu_seconds += time.thread_time() - c0
+                self.limiter.add_produced(len(batch["call"]))
                 while not self._stop.is_set():
                     try:
                         self.queue.put(batch, timeout=0.2)
@@ -529,18 +605,15 @@ class RayBackend:
     """The same :class:`SelfPlayActor` as Ray actors (one process each, one torch thread), on a
     local Ray instance or an existing cluster (``address``); the learner stays in this process."""
 
-    def __init__(self, cfg: A2CConfig, seed: int, address: str | None = None, num_cpus: int | None = None):
+    def __init__(self, cfg: A2CConfig, seed: int, address: str | None = None, num_cpus: int | None = None,
+                 limiter: ReplayRatioLimiter | None = None):
         try:
-            import ray
-        except ImportError:
-            raise RLTrainingError("--backend ray needs ray: pip install 'bidlab[ray]'") from None
+            ray = connect_ray(address, num_cpus)
+        except ExecutorError as e:
+            raise RLTrainingError(str(e)) from None
         self.ray = ray
-        if not ray.is_initialized():
-            if address:
-                ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
-            else:
-                ray.init(num_cpus=num_cpus, ignore_reinit_error=True, log_to_driver=False,
-                         include_dashboard=False)
+        self.limiter = limiter or ReplayRatioLimiter(None, 0, 0)
+        self.idle: list[int] = []  # actors held back by the replay-ratio limiter
         remote = ray.remote(num_cpus=1)(_RayActor)
         self.actors = [remote.remote(cfg, int(np.random.SeedSequence([seed, i]).generate_state(1)[0]))
                        for i in range(cfg.actors)]
@@ -551,11 +624,14 @@ class RayBackend:
     def publish(self, version: int, policy: dict, value: dict) -> None:
         self._weights = (version, self.ray.put({k: v.numpy() for k, v in policy.items()}),
                          self.ray.put({k: v.numpy() for k, v in value.items()}))
-        if not self.pending:
+        if not self.pending and not self.idle:  # the first publish starts every actor
             for i in range(len(self.actors)):
                 self._submit(i)
 
     def _submit(self, i: int) -> None:
+        if not self.limiter.actor_may_play():
+            self.idle.append(i)
+            return
         a = self.actors[i]
         if self._weights is not None and self.versions[i] != self._weights[0]:
             a.set_weights.remote(*self._weights)  # a Ray actor runs its calls in submission order
@@ -563,6 +639,9 @@ class RayBackend:
         self.pending[a.play.remote()] = i
 
     def poll(self, block: bool) -> list[dict]:
+        idle, self.idle = self.idle, []
+        for i in idle:
+            self._submit(i)
         if not self.pending:
             return []
         ready, _ = self.ray.wait(list(self.pending), num_returns=1, timeout=1.0 if block else 0)
@@ -639,10 +718,12 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     ev = validation_deals(cfg.eval_boards, cfg.seed)
     opp = load_neural_agent(opponent)
     writer = SummaryWriter(str(out / "tb"), purge_step=state["updates"] or None)
+    limiter = ReplayRatioLimiter(cfg.replay_ratio, cfg.burn_in, cfg.batch_size)
     if backend == "local":
-        actors = LocalBackend(cfg, run_seed)
+        actors = LocalBackend(cfg, run_seed, limiter=limiter)
     else:
-        actors = RayBackend(cfg, run_seed, ray_address)
+        actors = RayBackend(cfg, run_seed, ray_address, limiter=limiter)
+    learner_cpu = 0.0  # the learner thread's CPU seconds in this process (for the benchmark)
 
     def budget_left() -> bool:
         if updates is not None and state["updates"] >= updates:
@@ -675,16 +756,20 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     try:
         clock = time.perf_counter()
         while budget_left():
-            for batch in actors.poll(block=not replay.ready):
+            for batch in actors.poll(block=not (replay.ready and limiter.learner_may_step())):
                 cols = {k: batch[k] for k in REPLAY_COLUMNS}
                 replay.add(cols, insert_priorities(batch, cfg.alpha))
                 state["generated"] += len(batch["call"])
-            if replay.ready:
+                limiter.add_inserted(len(batch["call"]))
+            if replay.ready and limiter.learner_may_step():
+                c0 = time.thread_time()
                 slots, cols, w = replay.sample(cfg.batch_size)
                 prio, metrics = learner.step(cols, w)
                 replay.update_priorities(slots, prio)
+                learner_cpu += time.thread_time() - c0
                 state["updates"] += 1
                 state["learned"] += cfg.batch_size
+                limiter.add_learned(cfg.batch_size)
                 u = state["updates"]
                 if u % cfg.sync_every == 0:
                     actors.publish(u, *learner.weights())
@@ -715,6 +800,11 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
             evaluate()
         checkpoint()
         state["actor_stats"] = actors.stats()
+        # this process's share (not counted across resumptions): what the benchmark reports
+        state["this_run"] = {"generated": limiter.inserted, "learned": limiter.learned,
+                             "largest_batch": limiter.largest, "learner_cpu_seconds": learner_cpu,
+                             "actor_cpu_seconds": getattr(actors, "cpu_seconds", None),
+                             "actor_wait_seconds": limiter.actor_wait_seconds}
     finally:
         actors.close()
         writer.close()

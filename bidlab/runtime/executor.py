@@ -14,9 +14,13 @@ Backends (:class:`ExecutorConfig.backend`):
 - ``process``: spawned processes (never forked: torch and DDS threads do not survive a
   fork), each limited to one BLAS/OpenMP/torch thread because the workers already use
   the cores, and each ignoring SIGINT so that Ctrl-C prints nothing from the workers;
-- ``ray``: reserved for the distributed self-play of the RL work. To add it, write a
-  class with the :class:`Backend` interface (``ray.init(address=config.ray_address)``,
-  remote tasks, ``ray.cancel`` on close) and put it in :data:`BACKENDS`.
+- ``ray``: Ray tasks on a local Ray instance started here, or on an existing cluster
+  (``ray_address``, e.g. ``auto`` or ``HOST:6379``): at most ``workers`` tasks in flight,
+  each with one CPU and one numeric thread; unfinished tasks are cancelled on close. Ray is
+  an optional dependency (``pip install 'bidlab[ray]'``), imported only when this backend
+  runs; :func:`connect_ray` is the one place that connects to Ray (the A2C Ray actors use
+  it too). A job's results do not depend on the backend: every task is seeded by its
+  arguments, and the parent alone writes them.
 
 This module imports only the standard library and :mod:`bidlab.errors`: a spawned worker
 imports it (for its initializer) before any task, so it must not load numpy first.
@@ -24,8 +28,10 @@ imports it (for its initializer) before any task, so it must not load numpy firs
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
+import socket
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import (
@@ -56,7 +62,8 @@ class ExecutorError(BidlabError):
 
 @dataclass(frozen=True)
 class ExecutorConfig:
-    """How to run a job's tasks. ``ray_address`` is for the future ``ray`` backend."""
+    """How to run a job's tasks. ``ray_address`` is for the ``ray`` backend (None: a local
+    Ray instance, or the one this process is already connected to)."""
 
     backend: str = "process"
     workers: int = 2
@@ -65,7 +72,7 @@ class ExecutorConfig:
     def __post_init__(self) -> None:
         if self.workers < 1:
             raise ExecutorError(f"workers must be >= 1, got {self.workers}")
-        if self.backend not in BACKENDS and self.backend != "ray":
+        if self.backend not in BACKENDS:
             raise ExecutorError(f"unknown executor backend {self.backend!r} "
                                 f"(expected one of {', '.join(sorted(BACKENDS))})")
 
@@ -188,15 +195,116 @@ class _Processes(_Pool):
         self.pool.shutdown(wait=True)
 
 
-def _unavailable_ray(config: ExecutorConfig) -> Backend:
-    raise ExecutorError("the 'ray' executor backend is not available in this version of bidlab; "
-                        "use 'process' or 'thread'")
+def _ray_module():
+    try:
+        import ray
+    except ImportError:
+        raise ExecutorError("the 'ray' backend needs ray: pip install 'bidlab[ray]'") from None
+    return ray
 
 
-#: Backend name -> factory. The RL work adds ``"ray"`` here (see the module docstring).
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast with one line if a ``HOST:PORT`` address does not answer: ``ray.init``
+    alone retries for about a minute and then raises a multi-line error."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return  # "auto", "local" and other forms Ray resolves itself
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise ExecutorError(f"cannot reach the Ray cluster at {address} ({e.strerror or e}); "
+                            "check --ray-address (HOST:PORT of the head node, e.g. 10.0.0.5:6379, or auto)") from None
+
+
+def connect_ray(address: str | None = None, num_cpus: int | None = None):
+    """Connect this process to Ray once and return the ``ray`` module.
+
+    Already connected (e.g. by a caller's ``ray.init``): reuse that session. Otherwise
+    ``address`` None starts a local instance with ``num_cpus`` CPUs (None: every core) and no
+    dashboard; an address joins an existing cluster. Every failure is an :class:`ExecutorError`.
+    """
+    ray = _ray_module()
+    if address:
+        _check_reachable(address)  # even when connected already: the address asked for must answer
+    if ray.is_initialized():
+        return ray
+    try:
+        if address:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+        else:
+            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+    except (ConnectionError, RuntimeError, ValueError, TimeoutError) as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+        raise ExecutorError(f"cannot connect to {where}: {first}") from None
+    return ray
+
+
+def _ray_task(fn: Callable[[Any], Any], task: Any) -> Any:
+    """Runs in a Ray worker: one numeric thread (the task holds one CPU), then the task."""
+    os.environ.update(ONE_THREAD_ENV)
+    import sys
+
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+    return fn(task)
+
+
+class _Ray:
+    """Ray remote tasks; at most ``workers`` in flight, results in completion order."""
+
+    def __init__(self, config: ExecutorConfig):
+        self.ray = connect_ray(config.ray_address)
+        self.workers = config.workers
+        self.running: list[Any] = []
+        self._remote = self.ray.remote(num_cpus=1, max_retries=0)(_ray_task)
+
+    def results(self, fn, tasks):
+        fn_ref = self.ray.put(fn)
+        todo = iter(tasks)
+        for t in todo:
+            self.running.append(self._remote.remote(fn_ref, t))
+            if len(self.running) >= self.workers:
+                break
+        while self.running:
+            done, self.running = self.ray.wait(self.running, num_returns=1)
+            result = self.ray.get(done[0])
+            for t in todo:
+                self.running.append(self._remote.remote(fn_ref, t))
+                break
+            yield result
+
+    def close(self, cancel: bool) -> None:
+        for ref in self.running:
+            self.ray.cancel(ref, force=True)
+        self.running = []
+
+
+#: Backend name -> factory.
 BACKENDS: dict[str, Callable[[ExecutorConfig], Backend]] = {
-    "serial": _Serial, "thread": _Threads, "process": _Processes,
+    "serial": _Serial, "thread": _Threads, "process": _Processes, "ray": _Ray,
 }
+
+
+#: What a command's ``--backend`` option offers: ``local`` (this machine, the command's usual
+#: backend) or ``ray``.
+CLI_BACKENDS = ("local", "ray")
+
+
+def cli_executor(backend: str, workers: int, ray_address: str | None = None,
+                 local: str = "process") -> ExecutorConfig:
+    """The :class:`ExecutorConfig` for a command's ``--backend``/``--workers``/``--ray-address``.
+
+    With ``ray`` it connects now, so that a missing ray or a bad address fails before the
+    command writes anything."""
+    if backend not in CLI_BACKENDS:
+        raise ExecutorError(f"unknown backend {backend!r}; choose {' or '.join(CLI_BACKENDS)}")
+    if ray_address and backend != "ray":
+        raise ExecutorError("--ray-address needs --backend ray")
+    if backend == "ray":
+        connect_ray(ray_address)
+    return ExecutorConfig("ray" if backend == "ray" else local, workers, ray_address)
 
 
 def imap_unordered(fn: Callable[[Any], Any], tasks: Iterable[Any],
@@ -206,10 +314,9 @@ def imap_unordered(fn: Callable[[Any], Any], tasks: Iterable[Any],
     config = config or ExecutorConfig()
     tasks = list(tasks)
     name = config.backend
-    if config.workers <= 1 or len(tasks) <= 1:
-        name = "serial"
-    factory = BACKENDS.get(name, _unavailable_ray)
-    backend = factory(config)
+    if name != "ray" and (config.workers <= 1 or len(tasks) <= 1):
+        name = "serial"  # Ray is asked for by name (e.g. to run on a cluster): always honoured
+    backend = BACKENDS[name](config)
     finished = False
     try:
         yield from backend.results(fn, tasks)
@@ -232,4 +339,4 @@ def run_tasks(fn: Callable[[Any], Any], tasks: Iterable[Any], on_result: Callabl
     return n
 
 
-__all__ = ["BACKENDS", "Backend", "ExecutorConfig", "ExecutorError", "imap_unordered", "run_tasks"]
+__all__ = ["BACKENDS", "Backend", "ExecutorConfig", "ExecutorError", "cli_executor", "connect_ray", "imap_unordered", "run_tasks"]

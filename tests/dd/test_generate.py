@@ -118,3 +118,30 @@ def test_shipped_store_follows_the_generator_recipe():
     last = s.shards[-1]
     k = last.first_id // 2000
     assert np.array_equal(s.read_shard(last)["deals"][:20], shard_deals(2026, k, 20))
+
+
+def test_shards_solved_out_of_order_are_appended_in_shard_order(tmp_path, monkeypatch):
+    """With an executor, shard 1 finishes before shard 0 here; the store still lists shard 0
+    first and equals the store of the one-at-a-time run (so a kill could never leave a gap)."""
+    import threading
+
+    import bidlab.dd.generate as gen
+    from bidlab.runtime.executor import ExecutorConfig
+
+    real, later_done = gen.solve_shard, threading.Event()
+
+    def shard_0_last(task):
+        if task[1] == 0:
+            assert later_done.wait(60)
+        result = real(task)
+        if task[1] == 1:
+            later_done.set()
+        return result
+
+    monkeypatch.setattr(gen, "solve_shard", shard_0_last)
+    cfg = GenerateConfig(deals=3, seed=9, shard_size=1, threads=1)
+    par = generate(tmp_path / "par", cfg, executor=ExecutorConfig("thread", workers=2))
+    one = generate(tmp_path / "one", cfg)
+    assert [s.first_id for s in par.shards] == [s.first_id for s in one.shards] == [0, 1, 2]
+    for x, y in zip(par.load("all"), one.load("all"), strict=True):
+        np.testing.assert_array_equal(x, y)
