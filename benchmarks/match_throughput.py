@@ -25,8 +25,10 @@ closed room):
 
 Pairs: ``nn:sl`` vs ``nn:sl`` (the neural case the rollout path is for) and ``sayc`` vs
 ``sayc``. Both paths bid the same boards with the same network file; the old path builds
-two agents, as ``bidlab match`` did then (it cannot share work between tables anyway). The contenders run in alternating rounds (the machine is shared and its load
-swings); the ratio reported is the median of the per-round ratios.
+two agents, as ``bidlab match`` did then (it cannot share work between tables anyway).
+The contenders run in alternating rounds (the machine is shared and its load swings); the
+ratio reported is the median of the per-round ratios. Each path's CPU time
+(``time.process_time``) is reported too, a steadier measure when other jobs share the cores.
 
 Run: ``python benchmarks/match_throughput.py [--boards 300] [--rounds 3] [--threads 1]``.
 """
@@ -70,9 +72,9 @@ deals = shipped_store().load("validation").deals[:n]
 boards = [Board(Deal.from_array(d), k + 1, board_dealer(k + 1), board_vulnerability(k + 1)) for k, d in enumerate(deals)]
 a, b = make_agent(spec), make_agent(spec)
 bid_tables([Table(x, (a, b, a, b)) for x in boards[:20]])  # warm caches and torch
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 bid_tables([Table(x, (a, b, a, b)) for x in boards] + [Table(x, (b, a, b, a)) for x in boards])
-print(json.dumps({"boards_per_s": n / (time.perf_counter() - t)}))
+print(json.dumps({"boards_per_s": n / (time.perf_counter() - t), "boards_per_cpu_s": n / (time.process_time() - c)}))
 """
 
 
@@ -86,10 +88,12 @@ def old_release(commit: str = OLD_RELEASE) -> Path:
     return root
 
 
-def old_path_rate(root: Path, spec: str, boards: int, threads: int) -> float:
+def old_path_rate(root: Path, spec: str, boards: int, threads: int) -> tuple[float, float]:
+    """The old path's boards per second of wall clock and per second of CPU time."""
     out = subprocess.run([sys.executable, "-c", _OLD_PATH, str(root), spec, str(boards), str(threads)],
                          check=True, capture_output=True, text=True, cwd=root).stdout
-    return json.loads(out.strip().splitlines()[-1])["boards_per_s"]
+    rates = json.loads(out.strip().splitlines()[-1])
+    return rates["boards_per_s"], rates["boards_per_cpu_s"]
 
 
 def main() -> None:
@@ -112,7 +116,7 @@ def main() -> None:
         a = make_agent(spec)  # one agent for both teams, as `bidlab match` builds it
         a2, b2 = make_agent(spec), make_agent(spec)  # the reference: one object per team
         duplicate(deals[:20], dealer[:20], vul[:20], a, a, dd=dd[:20])  # warm caches and torch
-        ratios, fast, fast_cpu, slow, two, two_cpu = [], [], [], [], [], []
+        ratios, fast, fast_cpu, slow, slow_cpu, two, two_cpu = [], [], [], [], [], [], []
         for _ in range(args.rounds):
             t0, c0 = time.perf_counter(), time.process_time()
             one_agent = duplicate(deals, dealer, vul, a, a, dd=dd)
@@ -125,14 +129,18 @@ def main() -> None:
             if not (np.array_equal(one_agent.open.history, two_agents.open.history)
                     and np.array_equal(one_agent.closed.history, two_agents.closed.history)):
                 raise SystemExit(f"{spec}: one agent for both teams bid differently from two agents")
-            slow.append(old_path_rate(root, spec, args.boards, args.threads))
+            wall, cpu = old_path_rate(root, spec, args.boards, args.threads)
+            slow.append(wall)
+            slow_cpu.append(cpu)
             ratios.append(fast[-1] / slow[-1])
         print(f"{spec} vs {spec}: rollout {np.median(fast):8.1f} boards/s, old per-table path (baseline) "
               f"{np.median(slow):8.1f} boards/s, ratio {np.median(ratios):5.2f}x (rounds: "
               + ", ".join(f"{r:.2f}" for r in ratios) + ")")
-        print(f"    rollout, one agent for both teams: {np.median(fast_cpu):8.1f} boards per CPU-s; "
-              f"two agents (no cross-room sharing): {np.median(two):8.1f} boards/s, "
-              f"{np.median(two_cpu):8.1f} boards per CPU-s, ratio {np.median(two) / np.median(slow):5.2f}x")
+        print(f"    per CPU-second (steadier on a shared machine): rollout {np.median(fast_cpu):8.1f}, "
+              f"old path {np.median(slow_cpu):8.1f}, ratio {np.median(fast_cpu) / np.median(slow_cpu):5.2f}x")
+        print(f"    rollout with two agents (one per team, no cross-room sharing): {np.median(two):8.1f} boards/s "
+              f"(ratio {np.median(two) / np.median(slow):5.2f}x), {np.median(two_cpu):8.1f} boards per CPU-s "
+              f"(ratio {np.median(two_cpu) / np.median(slow_cpu):5.2f}x)")
 
 
 if __name__ == "__main__":
