@@ -107,7 +107,7 @@ def tournament(
             digest = hashlib.sha1(json.dumps(cfg.identity(), sort_keys=True).encode()).hexdigest()[:8]
             out = Path("results/spades") / f"{ba}+{pa}_vs_{bb}+{pb}_g{goal}_s{seed}_{digest}".replace(":", "-")
         console.print(f"side A: {ba} bidding + {pa} play   side B: {bb} bidding + {pb} play   -> {out}")
-        with progress_display(console) as display:
+        with progress_display(console, every=15.0) as display:  # off a terminal: a line per checkpoint
             try:
                 summary = run_tournament(cfg, out, workers=workers, progress=display.task("games", games))
             except KeyboardInterrupt:
