@@ -197,15 +197,23 @@ def _legacy_file(path, cfg, games, planned):
     return results
 
 
+class StartCounting(CountingProgress):
+    """Also keeps the number of games already done when the run started."""
+
+    def start(self, total, done=0):
+        super().start(total, done)
+        self.started_with = done
+
+
 def test_an_old_results_file_is_upgraded_without_losing_or_replaying_a_game(tmp_path):
     cfg = TournamentConfig("rb", "ms", games=8, seed=4)
     old = tmp_path / "row.json"
     # An interrupted old run: games finish out of order, so the file has a hole (game 3).
     kept = _legacy_file(old, cfg, [0, 1, 2, 4, 5], planned=8)
     before = old.read_bytes()
-    progress = CountingProgress()
+    progress = StartCounting()
     s = run_tournament(cfg, tmp_path / "row", workers=1, progress=progress)
-    assert (progress.total, progress.done) == (8, 8)
+    assert (progress.total, progress.started_with, progress.done) == (8, 5, 8)  # 3 and 6, 7 played
     assert s["games"] == 8
     got = read_results(tmp_path / "row")[1]
     assert [r["index"] for r in got] == list(range(8))
@@ -228,9 +236,9 @@ def test_games_an_old_process_adds_later_are_copied_at_the_next_open(tmp_path):
     with pytest.raises(TournamentError, match="6 games"):  # opened (and upgraded), not played
         run_tournament(cfg, old, workers=1)
     late = _legacy_file(old, cfg, [0, 1, 2, 3, 4], planned=6)  # the old process went on
-    progress = CountingProgress()
+    progress = StartCounting()
     run_tournament(TournamentConfig("rb", "ms", games=6, seed=6), old, workers=1, progress=progress)
-    assert (progress.total, progress.done) == (6, 6)
+    assert (progress.total, progress.started_with, progress.done) == (6, 5, 6)
     got = read_results(tmp_path / "row")[1]
     assert len(got) == 6 and got[2:5] == late[2:5]  # copied, not replayed
     store = ShardStore.open(tmp_path / "row")
