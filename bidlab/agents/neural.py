@@ -12,8 +12,10 @@ observations of a batch (keyed by the 60 packed bytes the state keeps per seat,
 repeat themselves in two common cases: the same agent bidding both rooms of a duplicate
 match (the same greedy net reaches the same auction in both rooms, so about half its rows
 are repeats; :func:`bidlab.envs.rollout.rollout` batches one agent's rows together for
-this), and search (BMCS/JPS particles of one position share the searcher's own
-observation). The legal mask and the softmax are still applied row by row, and
+this), and particles of one search position at the searcher's own turns (same hand, same
+auction). BMCS already skips those turns when it filters particles, so in its rollouts
+only about 2% of the rows repeat (12 positions of ``bmcs:sl``: 20,665 of 20,994 rows
+computed) and the saving there is small. The legal mask and the softmax are still applied row by row, and
 ``sample`` mode still draws one sample per row from the same generator, so the calls,
 probabilities and random stream are those of the plain forward pass over every row.
 """
