@@ -15,9 +15,10 @@ are repeats; :func:`bidlab.envs.rollout.rollout` batches one agent's rows togeth
 this), and particles of one search position at the searcher's own turns (same hand, same
 auction). BMCS already skips those turns when it filters particles, so in its rollouts
 only about 2% of the rows repeat (12 positions of ``bmcs:sl``: 20,665 of 20,994 rows
-computed) and the saving there is small. The legal mask and the softmax are still applied row by row, and
-``sample`` mode still draws one sample per row from the same generator, so the calls,
-probabilities and random stream are those of the plain forward pass over every row.
+computed) and the saving there is small. The legal mask and the softmax are still
+applied row by row, and ``sample`` mode still draws one sample per row from the same
+generator, so the calls, probabilities and random stream are those of the plain forward
+pass over every row (see :data:`MIN_FORWARD_BATCH` for why this holds to the bit).
 """
 
 from __future__ import annotations
