@@ -1,8 +1,10 @@
 """Cohensius et al. 2020, Tables 2 and 4: BIS against the rival bidders and against itself with
 one component off, every row a tournament (bidlab.spades.tournament), printed beside the paper.
 
-Each row's games are saved in results/spades/paper/<row>.json, so a stopped run resumes and a
-rerun with more games extends the rows. Sizing on a 2-core machine shared with other jobs, one
+Each row's games are saved in the results store results/spades/paper/<row>/ (a
+bidlab.runtime.shards folder; a results file <row>.json of the old format beside it is
+upgraded into it, never changed), so a stopped run resumes and a rerun with more games
+extends the rows. Sizing on a 2-core machine shared with other jobs, one
 worker at nice 10: rule-based rows ~60-100 games/s, UCT(3) ~2 games/s, UCT(5) ~1 game/s.
 
     nice -n 10 python benchmarks/spades_paper_tables.py --games 10000 --uct-games 2000 --workers 1
@@ -49,7 +51,7 @@ def run_row(row, games: int, seed: int, workers: int, out_dir: Path) -> dict:
     rid, a, b, player, goal, *_ = row
     rules = Rules.paper().with_options(win_goal=goal)
     cfg = TournamentConfig(a, b, player, player, games=games, seed=seed, rules=rules.to_dict())
-    return run_tournament(cfg, out_dir / f"{rid}.json", workers=workers)
+    return run_tournament(cfg, out_dir / rid, workers=workers)
 
 
 def fmt(row, s: dict) -> str:

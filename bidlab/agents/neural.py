@@ -3,6 +3,22 @@
 ``greedy`` plays the most probable legal call; ``sample`` draws from the legal-masked
 softmax with an explicit seed. :meth:`NeuralAgent.decide` reads the 480 observations of
 all its rows straight from the array state and makes one forward pass.
+
+Repeated observations are computed once. The net is a deterministic function of the 480
+(eval mode, no dropout), so rows whose player to act sees exactly the same thing get the
+same logits: :meth:`NeuralAgent.logits` runs the forward pass only on the distinct
+observations of a batch (keyed by the 60 packed bytes the state keeps per seat,
+:attr:`~bidlab.envs.state.AuctionState.bits`) and copies each result to its rows. Batches
+repeat themselves in two common cases: the same agent bidding both rooms of a duplicate
+match (the same greedy net reaches the same auction in both rooms, so about half its rows
+are repeats; :func:`bidlab.envs.rollout.rollout` batches one agent's rows together for
+this), and particles of one search position at the searcher's own turns (same hand, same
+auction). BMCS already skips those turns when it filters particles, so in its rollouts
+only about 2% of the rows repeat (12 positions of ``bmcs:sl``: 20,665 of 20,994 rows
+computed) and the saving there is small. The legal mask and the softmax are still
+applied row by row, and ``sample`` mode still draws one sample per row from the same
+generator, so the calls, probabilities and random stream are those of the plain forward
+pass over every row (see :data:`MIN_FORWARD_BATCH` for why this holds to the bit).
 """
 
 from __future__ import annotations
@@ -16,17 +32,27 @@ import torch
 
 from bidlab.agents.base import AgentBase, BiddingView, Decision
 from bidlab.bridge.calls import Call
-from bidlab.bridge.features import OPENSPIEL480
+from bidlab.bridge.features import OPENSPIEL480, PACKED_BYTES, unpack_observations
 from bidlab.envs.state import AuctionState, observe, views_state
 from bidlab.errors import BidlabError
 from bidlab.nets import ModelFileError, load_model
+
+MIN_FORWARD_BATCH = 16
+"""Fewest rows :meth:`NeuralAgent.logits` gives the net when it skips repeated observations.
+
+A row's logits are the same bits in any batch only while the matrix products use the same
+kernels: on this build (MKL, AVX2) a batch of 1 to 3 rows (one torch thread), or of 5 to
+11 rows (two threads), goes through other kernels whose last bits differ from a large
+batch's. So batches under this size are computed whole, and a larger batch with fewer
+distinct observations is padded up to it; then the distinct pass gives the plain pass's
+bits (checked by tests/agents/test_neural_dedup.py)."""
 
 
 class NeuralAgent(AgentBase):
     """A policy network that bids; see the module docstring."""
 
     def __init__(self, net: torch.nn.Module, meta: dict | None = None, mode: str = "greedy", seed: int = 0,
-                 device: str = "cpu"):
+                 device: str = "cpu", dedup: bool = True):
         if mode not in ("greedy", "sample"):
             raise BidlabError(f"neural agent mode must be 'greedy' or 'sample', got {mode!r}")
         if net.cfg.kind != "policy" or net.cfg.input_dim != OPENSPIEL480:
@@ -35,16 +61,44 @@ class NeuralAgent(AgentBase):
         self.meta = meta or {}
         self.mode = mode
         self.device = device
+        self.dedup = dedup
         self.name = "nn"
         self._gen = torch.Generator(device="cpu").manual_seed(int(seed))
 
-    def probabilities(self, state: AuctionState) -> np.ndarray:
-        """Legal-masked call probabilities ``float32[n, 38]`` of the player to act at every row."""
-        x = torch.from_numpy(observe(state)).to(self.device)
-        legal = torch.from_numpy(state.legal).to(self.device)
+    @property
+    def deterministic(self) -> bool:
+        """Greedy: the calls depend on nothing but the net and the observation (no seed, no
+        state), so one object may play several seats or teams (``bidlab match`` shares it)."""
+        return self.mode == "greedy"
+
+    def logits(self, state: AuctionState, dedup: bool | None = None) -> torch.Tensor:
+        """Raw policy logits ``float32[n, 38]`` of the player to act at every row.
+
+        With ``dedup`` (default: the agent's ``dedup``, True unless built otherwise) the net
+        sees each distinct observation once (see the module docstring); ``dedup=False`` is
+        the plain forward pass over every row, the reference the tests compare against.
+        """
+        n = state.n
+        if not (self.dedup if dedup is None else dedup) or n < MIN_FORWARD_BATCH:
+            x = torch.from_numpy(observe(state)).to(self.device)
+            with torch.inference_mode():
+                return self.net(x).float()
+        packed = np.ascontiguousarray(state.bits[np.arange(n), state.to_act])
+        keys = packed.view(np.dtype((np.void, PACKED_BYTES))).reshape(n)
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        # Never shrink the batch below MIN_FORWARD_BATCH rows (padding with a repeat): see there.
+        first = np.concatenate([first, np.repeat(first[:1], max(0, MIN_FORWARD_BATCH - len(first)))])
+        x = unpack_observations(packed[first], np.empty((len(first), OPENSPIEL480), np.float32))
         with torch.inference_mode():
-            logits = self.net(x).float().masked_fill(~legal, float("-inf"))
-            return torch.softmax(logits, dim=-1).cpu().numpy()
+            distinct = self.net(torch.from_numpy(x).to(self.device)).float()
+            return distinct[torch.from_numpy(inverse.reshape(n)).to(self.device)]
+
+    def probabilities(self, state: AuctionState, dedup: bool | None = None) -> np.ndarray:
+        """Legal-masked call probabilities ``float32[n, 38]`` of the player to act at every row."""
+        legal = torch.from_numpy(state.legal).to(self.device)
+        logits = self.logits(state, dedup)
+        with torch.inference_mode():
+            return torch.softmax(logits.masked_fill(~legal, float("-inf")), dim=-1).cpu().numpy()
 
     def decide(self, state: AuctionState, explain: bool = False) -> Decision:
         if state.n == 0:

@@ -24,7 +24,7 @@ from bidlab.cards import Card, Hand, Seat, Suit
 
 # DDS keeps per-thread scratch memory: solves from several Python threads must not overlap
 # (clients of a test or of `connect --seat NS` share a process), nor overlap bidlab.dd's own.
-from bidlab.dd.solver import _lock as _dds_lock
+from bidlab.dd.solver import solve_position
 
 
 def trick_winner(leader: Seat, cards: Sequence[Card], strain: Strain) -> Seat:
@@ -255,28 +255,10 @@ def sample_hidden_hands(view: PlayView, rng: np.random.Generator) -> dict[Seat, 
 
 def _solve_position(hands: dict[Seat, Hand], p: TrickPlay) -> dict[Card, int]:
     """Tricks (from now on) for the side to play, per legal card, by DDS on one full position."""
-    from endplay.dds import solve_board
-    from endplay.types import Deal as EDeal
-    from endplay.types import Denom, Player
-
     # The cards of the trick in progress go back to their players, then are played again.
     full = {s: set(hands[s].cards) for s in Seat}
     for i, c in enumerate(p.current):
         full[p.leader.next(i)].add(c)
     pbn = "N:" + " ".join(Hand(full[s]).to_pbn() for s in Seat)
-    deal = EDeal(pbn)
-    deal.trump = (Denom.clubs, Denom.diamonds, Denom.hearts, Denom.spades, Denom.nt)[int(p.strain)]
-    deal.first = (Player.north, Player.east, Player.south, Player.west)[int(p.leader)]
-    for c in p.current:
-        deal.play(str(c))
-    with _dds_lock:
-        solved = list(solve_board(deal))
-    out: dict[Card, int] = {}
-    for ecard, tricks in solved:
-        out[Card.parse(_endplay_card(ecard))] = int(tricks)
-    return out
-
-
-def _endplay_card(ecard) -> str:
-    # endplay's Card prints as suit symbol or letter then rank, e.g. "SA" / "♠A"; str works for both.
-    return str(ecard)
+    solved = solve_position(pbn, int(p.strain), int(p.leader), [str(c) for c in p.current])
+    return {Card.parse(card): tricks for card, tricks in solved.items()}

@@ -84,14 +84,16 @@ def tournament(
     seed: int = typer.Option(0, help="Seed: the same seed and options give the same games."),
     workers: int = typer.Option(2, min=1, help="Worker processes playing games in parallel."),
     out: Path = typer.Option(
-        None, help="Results JSON (resumed if it exists). Default: results/spades/<setup>.json."
+        None, help="Results folder (resumed if it exists; an old results file OUT.json is upgraded into it). "
+        "Default: results/spades/<setup>.",
     ),
 ) -> None:
     """Play side A against side B; print win rate and points per round with standard errors.
 
     Sides alternate seats over game pairs that share their deals. Stop with Ctrl-C and run
-    the same command again to resume from the results file.
+    the same command again to resume from the results folder.
     """
+    from bidlab.runtime.progress import progress_display
     from bidlab.spades.tournament import TournamentConfig, run_tournament
 
     try:
@@ -103,19 +105,11 @@ def tournament(
             # Every setting is in the name (a hash of the ones not spelled out), so two different
             # tournaments never share a default file.
             digest = hashlib.sha1(json.dumps(cfg.identity(), sort_keys=True).encode()).hexdigest()[:8]
-            out = Path("results/spades") / f"{ba}+{pa}_vs_{bb}+{pb}_g{goal}_s{seed}_{digest}.json".replace(":", "-")
+            out = Path("results/spades") / f"{ba}+{pa}_vs_{bb}+{pb}_g{goal}_s{seed}_{digest}".replace(":", "-")
         console.print(f"side A: {ba} bidding + {pa} play   side B: {bb} bidding + {pb} play   -> {out}")
-        with Progress(
-            TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-            console=console,
-        ) as prog:  # fmt: skip
-            task = prog.add_task("games", total=games)
-
-            def on_progress(done: int, total: int) -> None:
-                prog.update(task, completed=done)
-
+        with progress_display(console, every=15.0) as display:  # off a terminal: a line per checkpoint
             try:
-                summary = run_tournament(cfg, out, workers=workers, progress=on_progress)
+                summary = run_tournament(cfg, out, workers=workers, progress=display.task("games", games))
             except KeyboardInterrupt:
                 console.print(
                     f"[yellow]stopped; finished games are saved in {out}; run again to resume[/yellow]"
@@ -314,17 +308,16 @@ def fit_rb(
 
 
 @app.command()
-def summary(path: Path = typer.Argument(..., help="A tournament results JSON.")) -> None:
-    """Print the summary of a (possibly unfinished) tournament results file."""
-    from bidlab.spades.tournament import summarize
+def summary(path: Path = typer.Argument(..., help="A tournament results folder (or an old results JSON).")) -> None:
+    """Print the summary of a (possibly unfinished) tournament."""
+    from bidlab.spades.tournament import read_results, summarize
 
     try:
-        data = json.loads(path.read_text())
-        cfg = data["config"]
-    except (OSError, json.JSONDecodeError, KeyError) as e:
-        err_console.print(f"[red]error:[/red] {path}: not a tournament results file ({e})")
+        cfg, results = read_results(path)
+    except BidlabError as e:
+        err_console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None
-    s = summarize(data.get("results", []))
+    s = summarize(results)
     if not s.get("games"):
         console.print("no finished games yet")
         return

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+from collections.abc import Sequence
 from functools import cache
 from importlib import metadata
 
@@ -220,6 +221,36 @@ def dd_table(deal: Deal | str | np.ndarray) -> np.ndarray:
     if isinstance(deal, str):
         deal = Deal.parse(deal)
     return dd_tables(deal)[0]
+
+
+def solve_position(pbn: str, strain: int, leader: int, played: Sequence[str] = ()) -> dict[str, int]:
+    """Tricks from now on for the side to play, per legal card, in one card-play position.
+
+    ``pbn``: the four hands (``"N:..."``) as they were when the current trick began;
+    ``strain`` 0..4 (C, D, H, S, NT); ``leader`` 0..3 the seat that led (N, E, S, W);
+    ``played``: the cards already in the trick, in order, as ``"SA"``/``"H9"``. The
+    answer maps each legal card (``"SA"``, ``"HT"``...) to the tricks its
+    side takes double dummy from the start of this trick. DDS SolveBoard (through
+    endplay), held under this module's lock like every DDS call, because DDS's per-thread
+    scratch memory is shared by all its entry points.
+    """
+    from endplay.dds import solve_board
+    from endplay.types import Deal as EDeal
+    from endplay.types import Denom, Player
+
+    if not 0 <= strain <= 4 or not 0 <= leader <= 3:
+        raise SolverError(f"strain must be 0..4 and leader 0..3, got {strain} and {leader}")
+    try:
+        deal = EDeal(pbn)
+        deal.trump = (Denom.clubs, Denom.diamonds, Denom.hearts, Denom.spades, Denom.nt)[strain]
+        deal.first = (Player.north, Player.east, Player.south, Player.west)[leader]
+        for card in played:
+            deal.play(str(card))
+    except (ValueError, RuntimeError) as e:
+        raise SolverError(f"not a position DDS can solve ({e}): {pbn}, played {list(played)}") from None
+    with _lock:
+        solved = list(solve_board(deal))
+    return {"SHDC"[int(card.suit)] + str(card).lstrip("♠♥♦♣SHDC"): int(tricks) for card, tricks in solved}
 
 
 def solve_contracts(deals, declarers, strains, progress: ProgressTask | None = None) -> np.ndarray:

@@ -4,6 +4,12 @@ Matches, expert data, self-play actors, search rollouts and the web app's bots a
 through :func:`rollout`. Each round, every live table has one player to act; the tables are
 grouped by the policy sitting in that seat, and each policy answers all of its tables with
 one :meth:`Policy.decide` call (one forward pass for a net), then every table steps at once.
+Policies are grouped by object, not by index: a policy object listed more than once in
+``policies`` (the same agent for both teams of a self-play match, ``duplicate(a, a)``)
+answers all of its rows in one call, so a net gets its whole batch at once and can
+compute repeated observations once (the two rooms of a duplicate match by one greedy net
+bid identically; see :mod:`bidlab.agents.neural`). ``on_decision`` still sees each index's
+rows separately.
 
 A seat may also hold no policy (index -1 in ``seat_policy``): a person, or anyone outside.
 A table whose player to act has no policy pauses, and :func:`rollout` returns once every
@@ -86,29 +92,48 @@ def rollout(state: AuctionState, policies: Sequence[Policy], seat_policy=None, *
     rounds = 0
     calls = np.empty(n, np.int64)
     rows_all = np.arange(n)
+    # group[i]: the first index in ``policies`` of the object at index i (one decide per object).
+    first_index = {}
+    group = np.array([first_index.setdefault(id(p), i) for i, p in enumerate(policies)] + [HUMAN], np.int64)
     while max_rounds is None or rounds < max_rounds:
         who = sp[rows_all, state.to_act]
         who[state.done] = HUMAN
         if not (who >= 0).any():
             break
         calls.fill(-1)
-        for p in np.unique(who[who >= 0]):
-            rows = np.flatnonzero(who == p)
+        who_group = group[who]  # HUMAN (-1) maps to the last entry, HUMAN
+        for g in np.unique(who_group[who_group >= 0]):
+            rows = np.flatnonzero(who_group == g)
             sub = state.take(rows)
-            d = policies[p].decide(sub)
+            policy = policies[g]
+            d = policy.decide(sub)
             c = np.asarray(d.calls)
             if c.shape != (len(rows),):
-                raise PolicyError(f"policy {policies[p].name} answered {c.shape} calls for {len(rows)} tables")
+                raise PolicyError(f"policy {policy.name} answered {c.shape} calls for {len(rows)} tables")
             if not sub.legal[np.arange(len(rows)), c].all():
                 t = int(np.flatnonzero(~sub.legal[np.arange(len(rows)), c])[0])
-                raise PolicyError(f"policy {policies[p].name} made the illegal call id {int(c[t])} "
+                raise PolicyError(f"policy {policy.name} made the illegal call id {int(c[t])} "
                                   f"after {sub.auction(t)}")
             if on_decision is not None:
-                on_decision(int(p), rows, sub, d)
+                _report(on_decision, who[rows], rows, sub, d)
             calls[rows] = c
         step_(state, calls)
         rounds += 1
     return state
+
+
+def _report(on_decision: OnDecision, index: np.ndarray, rows: np.ndarray, sub: AuctionState,
+            d: Decision) -> None:
+    """Call ``on_decision`` once per policy index among one object's rows (in index order)."""
+    indices = np.unique(index)
+    if len(indices) == 1:
+        on_decision(int(indices[0]), rows, sub, d)
+        return
+    for p in indices:
+        k = np.flatnonzero(index == p)
+        on_decision(int(p), rows[k], sub.take(k),
+                    Decision(np.asarray(d.calls)[k], None if d.probs is None else np.asarray(d.probs)[k],
+                             None if d.reasons is None else [d.reasons[i] for i in k]))
 
 
 def _seat_policy(seat_policy, policies: Sequence[Policy], n: int) -> np.ndarray:

@@ -114,7 +114,10 @@ def play_boards(cfg: MatchConfig, chunk: int, numbers: np.ndarray, deals: np.nda
     """Bid and score one chunk of boards at both tables (one :func:`duplicate` rollout);
     returns one record per board."""
     a = make_agent(cfg.agent_a, _agent_seed(cfg.seed, chunk, 0))
-    b = make_agent(cfg.agent_b, _agent_seed(cfg.seed, chunk, 1))
+    # A deterministic agent ignores its seed: one object plays both teams, so the rollout
+    # batches both rooms together and a net computes each repeated observation once.
+    same = cfg.agent_b == cfg.agent_a and getattr(a, "deterministic", False)
+    b = a if same else make_agent(cfg.agent_b, _agent_seed(cfg.seed, chunk, 1))
     numbers = np.asarray(numbers, dtype=np.int64)
     dealers = (numbers - 1) % 4
     vuls = np.array([int(board_vulnerability(int(x))) for x in numbers], np.int64)

@@ -196,3 +196,39 @@ def test_solver_refuses_an_endplay_it_was_not_written_for(monkeypatch):
         solver._dds.cache_clear()
         solver._table_buffers.cache_clear()
     assert dd_table(Deal.random(1)).shape == (4, 5)
+
+
+def test_solve_position_of_a_one_card_ending_by_hand():
+    """N SA, E S2, S H3, W H4 at no trump: North's ace wins if North leads; if West leads
+    the H4, North and East discard and South's H3 is beaten."""
+    from bidlab.dd.solver import solve_position
+
+    pbn = "N:A... 2... .3.. .4.."
+    assert solve_position(pbn, 4, 0) == {"SA": 1}
+    assert solve_position(pbn, 4, 3) == {"H4": 1}
+    # with spades trumps, West's lead is ruffed: East-West take nothing
+    assert solve_position(pbn, 3, 3) == {"H4": 0}
+    # in the middle of the trick: West led the H4, North (to play) must discard the ace
+    assert solve_position(pbn, 4, 3, ["H4"]) == {"SA": 0}
+
+
+def test_solve_position_at_trick_one_agrees_with_the_table_solver():
+    """The opening leader's best card takes 13 minus declarer's tricks of CalcAllTables."""
+    from bidlab.dd.solver import solve_position
+
+    deals = random_deals(3, seed=21)
+    tables = dd_tables(deals)
+    for d, table in zip(deals, tables):
+        pbn = Deal.from_array(d).to_pbn()
+        for declarer, strain in ((0, 4), (1, 0), (2, 3), (3, 2)):
+            best = max(solve_position(pbn, strain, (declarer + 1) % 4).values())
+            assert best == 13 - int(table[declarer, strain])
+
+
+def test_solve_position_rejects_a_bad_position():
+    from bidlab.dd.solver import solve_position
+
+    with pytest.raises(SolverError, match="strain must be"):
+        solve_position("N:A... 2... .3.. .4..", 5, 0)
+    with pytest.raises(SolverError, match="not a position"):
+        solve_position("N:A... 2... .3.. .4..", 4, 0, ["HK"])
