@@ -46,6 +46,7 @@ from bidlab.envs.rollout import rollout
 from bidlab.envs.scoring import imps_array
 from bidlab.envs.state import AuctionState, concat, contracts, init, observe, repeat, step_
 from bidlab.errors import BidlabError
+from bidlab.learn.belief import probabilities as belief_probabilities
 from bidlab.search.ddcache import ContractValues
 from bidlab.search.sampler import DealSampler, belief_by_seat, uniform_by_seat
 
@@ -159,7 +160,7 @@ class Searcher:
         own = root.deals[0] == seat
         if self.cfg.belief:
             with torch.inference_mode():
-                b = torch.sigmoid(self.belief_net(torch.from_numpy(observe(root.take([0]))))).numpy()[0]
+                b = belief_probabilities(self.belief_net, torch.from_numpy(observe(root.take([0])))).numpy()[0]
             out = belief_by_seat(b, seat)
         else:
             out = uniform_by_seat(own, seat)
