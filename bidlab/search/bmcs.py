@@ -13,7 +13,9 @@ One decision (:func:`search`), for the player to act at one table:
    calls are skipped, as in the authors' code: the searcher's observation at its own turns
    is the same on every particle (its hand and the auction are real), so that factor is one
    constant and would only throw particles away at random. Sampling stops at ``rmax``
-   survivors or ``pmax`` drawn; fewer than ``rmin`` survivors -> the greedy call.
+   survivors or ``pmax`` drawn; fewer than ``rmin`` survivors -> the greedy call. It also
+   stops as soon as ``rmin`` is out of reach (futility: the survivors so far plus the
+   remaining draws at a generous upper bound of the survival rate seen stay below ``rmin``).
 3. **Rollouts** (Alg. 4): for each candidate, the candidate then greedy calls of the same
    policy at all four seats to the end, through :func:`bidlab.envs.rollout.rollout` on the
    particles' states (the real auction with sampled hands), all candidates in one batch.
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import time
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -49,6 +52,8 @@ from bidlab.errors import BidlabError
 from bidlab.learn.belief import probabilities as belief_probabilities
 from bidlab.search.ddcache import ContractValues
 from bidlab.search.sampler import DealSampler, belief_by_seat, uniform_by_seat
+
+PHASES = ("sampling", "filter", "rollouts", "dd")   # the parts of a decision's time (SearchResult.timing)
 
 
 class SearchError(BidlabError, ValueError):
@@ -178,18 +183,16 @@ class Searcher:
         kept: list[AuctionState] = []
         n_kept = drawn = 0
         accept = 1.0
-        t0 = time.perf_counter()
-        sampler = DealSampler(belief, own, seat, self.rng, calibrate=cfg.calibrate if cfg.belief else 0,
-                              pilot=cfg.batch)
-        timing["sampling"] += time.perf_counter() - t0
+        with _timed(timing, "sampling"):
+            sampler = DealSampler(belief, own, seat, self.rng, calibrate=cfg.calibrate if cfg.belief else 0,
+                                  pilot=cfg.batch)
         while n_kept < cfg.rmax and drawn < cfg.pmax:
             # size the batch by the acceptance rate seen so far (one batch when it is high)
             want = (cfg.rmax - n_kept) / max(accept, 1e-3) * 1.2
             b = int(min(max(want, 64), cfg.batch, cfg.pmax - drawn))
-            t0 = time.perf_counter()
-            deals, ok = sampler.draw(b)
-            timing["sampling"] += time.perf_counter() - t0
-            t0 = time.perf_counter()
+            with _timed(timing, "sampling"):
+                deals, ok = sampler.draw(b)
+            t0, c0 = time.perf_counter(), time.process_time()
             drawn += b
             state = init(deals[ok], dealer, vul)
             # keep a particle with probability prod pi(call) over the other seats' calls: draw
@@ -206,10 +209,17 @@ class Searcher:
                         state, survive, u = state.take(idx), survive[idx], u[idx]
                 step_(state, np.full(state.n, call))
             timing["filter"] += time.perf_counter() - t0
+            timing["cpu_filter"] += time.process_time() - c0
             accept = (n_kept + state.n) / drawn
             if state.n:
                 kept.append(state)
                 n_kept += state.n
+            # futility stop: even at a generous upper bound of the survival rate seen so far
+            # (about 2 SE above, Poisson), the draws left cannot reach r_min, so the decision
+            # is the greedy fallback anyway; stop paying for the filter
+            upper = (n_kept + 2.0 * np.sqrt(n_kept + 1.0) + 2.0) / drawn
+            if n_kept < cfg.rmin and n_kept + upper * (cfg.pmax - drawn) < cfg.rmin:
+                break
         if not kept:
             return root.take(np.zeros(0, np.intp)), drawn
         states = concat(kept)
@@ -231,8 +241,8 @@ class Searcher:
     def search(self, root: AuctionState) -> SearchResult:
         """Search the position of table 0 of ``root`` (the searcher is the player to act)."""
         cfg = self.cfg
-        timing = {"sampling": 0.0, "filter": 0.0, "rollouts": 0.0, "dd": 0.0, "total": 0.0}
-        t_start = time.perf_counter()
+        timing = {k: 0.0 for k in PHASES + ("total",)} | {f"cpu_{k}": 0.0 for k in PHASES + ("total",)}
+        t_start, c_start = time.perf_counter(), time.process_time()
         root = root.take([0])
         seat = int(root.to_act[0])
         # the random stream is a function of the seed and of what the searcher sees, so the
@@ -246,13 +256,15 @@ class Searcher:
         if len(cands) <= 1 or p[greedy] >= cfg.max_prob:
             return SearchResult(greedy, greedy, False, f"policy's call ({p[greedy]:.0%}); no other candidate "
                                 f"above p_min {cfg.pmin}", cands, belief=belief, seat=seat, score=cfg.score,
-                                timing=dict(timing, total=time.perf_counter() - t_start))
+                                timing=dict(timing, total=time.perf_counter() - t_start,
+                                            cpu_total=time.process_time() - c_start))
         parts, drawn = self.particles(root, belief, timing)
         res = SearchResult(greedy, greedy, False, "", cands, drawn, parts.n, belief, seat, cfg.score, timing)
         if parts.n < cfg.rmin:
             res.reason = (f"policy's call: only {parts.n} of {drawn} sampled deals fit the auction "
                           f"(fewer than r_min {cfg.rmin})")
             timing["total"] = time.perf_counter() - t_start
+            timing["cpu_total"] = time.process_time() - c_start
             return res
         values = ContractValues(parts.deals, int(root.vulnerability[0]), self.trick_net)
         sign = 1.0 if seat % 2 == 0 else -1.0
@@ -265,14 +277,12 @@ class Searcher:
             alive = [i for i, c in enumerate(cands) if c.alive]
             rolled = sorted(set(alive) | {0})             # the reference (first choice) always
             chunk = parts.take(np.arange(done, end))
-            t0 = time.perf_counter()
-            st = self._rollouts(chunk, [cands[i].call for i in rolled])
-            timing["rollouts"] += time.perf_counter() - t0
+            with _timed(timing, "rollouts"):
+                st = self._rollouts(chunk, [cands[i].call for i in rolled])
             c = contracts(st)
             particle = np.tile(np.arange(done, end), len(rolled))
-            dd0 = values.seconds
-            pts = sign * values.points(particle, c).reshape(len(rolled), end - done)
-            timing["dd"] += values.seconds - dd0
+            with _timed(timing, "dd"):
+                pts = sign * values.points(particle, c).reshape(len(rolled), end - done)
             for j, i in enumerate(rolled):
                 raw[i, done:end] = pts[j]
                 if i in alive or i == 0:
@@ -301,6 +311,7 @@ class Searcher:
         res.call, res.searched = best.call, True
         res.reason = "best mean score"
         timing["total"] = time.perf_counter() - t_start
+        timing["cpu_total"] = time.process_time() - c_start
         res.solves = values.solves
         return res
 
@@ -314,6 +325,18 @@ class Searcher:
         # expected scores from the estimator are fractional: round to whole points for the IMP scale
         out[ok] = imps_array(np.rint(diff[ok]).astype(np.int64))
         return out
+
+
+@contextmanager
+def _timed(timing: dict, phase: str):
+    """Add the wall seconds (``timing[phase]``) and this process's CPU seconds
+    (``timing["cpu_" + phase]``) of the block: wall time depends on the machine's load."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    try:
+        yield
+    finally:
+        timing[phase] += time.perf_counter() - t0
+        timing["cpu_" + phase] += time.process_time() - c0
 
 
 def _count_contracts(cand: Candidate, st: AuctionState, rows: slice) -> None:
