@@ -41,9 +41,9 @@ SETTINGS = {   # name -> (agent kind, options)
 }
 
 
-def positions(agent: SearchAgent, n: int, seed: int = 0):
+def positions(agent: SearchAgent, n: int, seed: int = 0, split: str = "validation"):
     """Up to ``n`` one-row states from greedy self-play where ``agent`` has >= 2 candidates."""
-    deals, _, _ = shipped_store().load("validation")
+    deals, _, _ = shipped_store().load(split)
     rng = np.random.default_rng(seed)
     pol, cfg = agent.searcher.policy, agent.searcher.cfg
     out = []

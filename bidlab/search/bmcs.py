@@ -208,8 +208,8 @@ class Searcher:
                         idx = np.flatnonzero(live)
                         state, survive, u = state.take(idx), survive[idx], u[idx]
                 step_(state, np.full(state.n, call))
-            timing["filter"] += time.perf_counter() - t0
-            timing["cpu_filter"] += time.process_time() - c0
+            timing["filter"] = timing.get("filter", 0.0) + time.perf_counter() - t0
+            timing["cpu_filter"] = timing.get("cpu_filter", 0.0) + time.process_time() - c0
             accept = (n_kept + state.n) / drawn
             if state.n:
                 kept.append(state)
@@ -335,8 +335,8 @@ def _timed(timing: dict, phase: str):
     try:
         yield
     finally:
-        timing[phase] += time.perf_counter() - t0
-        timing["cpu_" + phase] += time.process_time() - c0
+        timing[phase] = timing.get(phase, 0.0) + time.perf_counter() - t0
+        timing["cpu_" + phase] = timing.get("cpu_" + phase, 0.0) + time.process_time() - c0
 
 
 def _count_contracts(cand: Candidate, st: AuctionState, rows: slice) -> None:
