@@ -47,7 +47,7 @@ import torch
 from bidlab.bridge.calls import Call
 from bidlab.envs.rollout import rollout
 from bidlab.envs.scoring import imps_array
-from bidlab.envs.state import AuctionState, concat, contracts, init, observe, repeat, step_
+from bidlab.envs.state import AuctionState, concat, contracts, from_prefix, observe, repeat, step_, with_hands
 from bidlab.errors import BidlabError
 from bidlab.learn.belief import probabilities as belief_probabilities
 from bidlab.search.ddcache import ContractValues
@@ -186,6 +186,11 @@ class Searcher:
         with _timed(timing, "sampling"):
             sampler = DealSampler(belief, own, seat, self.rng, calibrate=cfg.calibrate if cfg.belief else 0,
                                   pilot=cfg.batch)
+        # the other seats' calls, and the real auction just before each (one row; the particles'
+        # states there are these rows with the sampled hands, built only for the live particles)
+        judged = [i for i in range(len(history)) if (dealer + i) % 4 != seat]
+        before = {i: from_prefix(root.deals[:1], dealer, vul, history[:i]) for i in judged}
+        order: list[int] | None = None
         while n_kept < cfg.rmax and drawn < cfg.pmax:
             # size the batch by the acceptance rate seen so far (one batch when it is high)
             want = (cfg.rmax - n_kept) / max(accept, 1e-3) * 1.2
@@ -194,20 +199,25 @@ class Searcher:
                 deals, ok = sampler.draw(b)
             t0, c0 = time.perf_counter(), time.process_time()
             drawn += b
-            state = init(deals[ok], dealer, vul)
+            deals = deals[ok]
+            if order is None:
+                order = self._filter_order(judged, before, history, deals[:64])
             # keep a particle with probability prod pi(call) over the other seats' calls: draw
-            # its uniform first and drop it as soon as the running product falls below it, so
-            # later calls are evaluated on the survivors only
-            u = self.rng.random(state.n)
-            survive = np.ones(state.n)
-            for i, call in enumerate(history):
-                if (int(dealer) + i) % 4 != seat and state.n:
-                    survive *= self.policy.probabilities(state)[:, call]
-                    live = survive >= u
-                    if not live.all():
-                        idx = np.flatnonzero(live)
-                        state, survive, u = state.take(idx), survive[idx], u[idx]
-                step_(state, np.full(state.n, call))
+            # its uniform first and drop it as soon as the running product falls below it. The
+            # product does not depend on the order of its factors, so the calls are judged
+            # most selective first (measured once on a pilot): most particles die after one
+            # forward. The survivors are the same as in auction order.
+            u = self.rng.random(len(deals))
+            live = np.arange(len(deals))
+            survive = np.ones(len(deals))
+            for i in order:
+                if not live.size:
+                    break
+                st = with_hands(before[i].take(np.zeros(live.size, np.intp)), deals[live])
+                survive = survive * self.policy.probabilities(st)[:, history[i]]
+                keep = survive >= u[live]
+                live, survive = live[keep], survive[keep]
+            state = with_hands(root.take(np.zeros(live.size, np.intp)), deals[live])
             timing["filter"] = timing.get("filter", 0.0) + time.perf_counter() - t0
             timing["cpu_filter"] = timing.get("cpu_filter", 0.0) + time.process_time() - c0
             accept = (n_kept + state.n) / drawn
@@ -224,6 +234,15 @@ class Searcher:
             return root.take(np.zeros(0, np.intp)), drawn
         states = concat(kept)
         return states.take(np.arange(min(states.n, cfg.rmax))), drawn
+
+    def _filter_order(self, judged: list[int], before: dict, history: np.ndarray, pilot: np.ndarray) -> list[int]:
+        """The calls to judge, by increasing mean probability on ``pilot`` deals (the order of
+        the filter's factors that drops particles soonest; no random numbers used)."""
+        if len(judged) <= 1 or not len(pilot):
+            return list(judged)
+        mean = [float(self.policy.probabilities(with_hands(before[i].take(np.zeros(len(pilot), np.intp)), pilot))
+                      [:, history[i]].mean()) for i in judged]
+        return [judged[j] for j in np.argsort(mean, kind="stable")]
 
     def _rollouts(self, parts: AuctionState, calls: list[int]) -> AuctionState:
         """Each call in ``calls`` applied to every particle, then greedy to the end."""
