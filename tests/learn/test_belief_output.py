@@ -76,3 +76,17 @@ def test_with_several_passes_a_held_out_deal_is_held_out_in_every_pass():
     train, held = split_rows(where, 20, deals)
     deal = (where // 1024) % deals
     assert set(deal[held]) == {0, 20} and not set(deal[train]) & {0, 20}
+
+
+def test_before_the_first_call_even_a_trained_net_gives_exactly_the_uniform_belief():
+    from bidlab.learn.belief import load_belief
+
+    obs, hid, where = _pairs(8, seed=3)
+    x, _ = unpack(obs, hid)
+    first = where % 1024 == 0
+    net = load_belief("belief")                      # the shipped net: far from uniform later on
+    with torch.no_grad():
+        p = probabilities(net, x).numpy()
+    u = uniform_belief(x.numpy())
+    assert np.allclose(p[first], u[first], atol=1e-6)
+    assert np.abs(p[~first] - u[~first]).max() > 0.05
