@@ -22,6 +22,7 @@ import numpy as np
 import torch
 
 from bidlab.eval.match import Match, MatchConfig, play_boards, summarize
+from bidlab.runtime.shards import ShardExistsError
 
 
 def matches(args) -> dict[str, Match]:
@@ -40,12 +41,15 @@ def run(args) -> None:
         for name, m in ms.items():
             if args.only and name != args.only:
                 continue
-            if m.chunks.has(k):
+            if m.chunks.refresh().has(k):      # another process (--reverse) may have played it
                 continue
             c0 = time.time()
             task = m._task(k)
             recs = play_boards(MatchConfig(**task[0]), k, *task[2:])
-            m.chunks.write_records(k, recs)
+            try:
+                m.chunks.write_records(k, recs)
+            except ShardExistsError:           # the other process finished it meanwhile: keep theirs
+                continue
             print(f"chunk {k} {name}: {len(recs)} boards in {time.time() - c0:.0f}s "
                   f"(elapsed {time.time() - t0:.0f}s)", flush=True)
 

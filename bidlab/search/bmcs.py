@@ -175,12 +175,19 @@ class Searcher:
     def particles(self, root: AuctionState, belief: np.ndarray, timing: dict) -> tuple[AuctionState, int]:
         """Sample and filter until ``rmax`` survive or ``pmax`` are drawn: (the survivors'
         states at the real auction, trimmed to ``rmax``; number drawn)."""
+        pool = _ParticlePool(self.particle_batches(root, belief, timing), self.cfg.rmax)
+        n = pool.fill(self.cfg.rmax)
+        return (pool.slice(0, n) if n else root.take(np.zeros(0, np.intp))), pool.drawn
+
+    def particle_batches(self, root: AuctionState, belief: np.ndarray, timing: dict):
+        """The sampling loop as a generator: yields (one batch's survivors, number drawn so
+        far) until ``rmax`` have survived or ``pmax`` are drawn (or ``rmin`` is out of reach).
+        :meth:`search` pulls batches only while its stages need particles."""
         cfg = self.cfg
         seat = int(root.to_act[0])
         own = root.deals[0] == seat
         history = root.history[0, :root.length[0]].astype(np.int64)
         dealer, vul = int(root.dealer[0]), int(root.vulnerability[0])
-        kept: list[AuctionState] = []
         n_kept = drawn = 0
         accept = 1.0
         with _timed(timing, "sampling"):
@@ -221,19 +228,14 @@ class Searcher:
             timing["filter"] = timing.get("filter", 0.0) + time.perf_counter() - t0
             timing["cpu_filter"] = timing.get("cpu_filter", 0.0) + time.process_time() - c0
             accept = (n_kept + state.n) / drawn
-            if state.n:
-                kept.append(state)
-                n_kept += state.n
+            n_kept += state.n
+            yield state, drawn
             # futility stop: even at a generous upper bound of the survival rate seen so far
             # (about 2 SE above, Poisson), the draws left cannot reach r_min, so the decision
             # is the greedy fallback anyway; stop paying for the filter
             upper = (n_kept + 2.0 * np.sqrt(n_kept + 1.0) + 2.0) / drawn
             if n_kept < cfg.rmin and n_kept + upper * (cfg.pmax - drawn) < cfg.rmin:
                 break
-        if not kept:
-            return root.take(np.zeros(0, np.intp)), drawn
-        states = concat(kept)
-        return states.take(np.arange(min(states.n, cfg.rmax))), drawn
 
     def _filter_order(self, judged: list[int], before: dict, history: np.ndarray, pilot: np.ndarray) -> list[int]:
         """The calls to judge, by increasing mean probability on ``pilot`` deals (the order of
@@ -277,31 +279,34 @@ class Searcher:
                                 f"above p_min {cfg.pmin}", cands, belief=belief, seat=seat, score=cfg.score,
                                 timing=dict(timing, total=time.perf_counter() - t_start,
                                             cpu_total=time.process_time() - c_start))
-        parts, drawn = self.particles(root, belief, timing)
-        res = SearchResult(greedy, greedy, False, "", cands, drawn, parts.n, belief, seat, cfg.score, timing)
-        if parts.n < cfg.rmin:
-            res.reason = (f"policy's call: only {parts.n} of {drawn} sampled deals fit the auction "
+        # particles are drawn lazily, stage by stage: once elimination leaves one candidate no
+        # more are sampled. The particle sequence is the one an up-front draw would give (one
+        # random stream, pulled in the same batches), so the decision is the same, only cheaper.
+        pool = _ParticlePool(self.particle_batches(root, belief, timing), cfg.rmax)
+        have = pool.fill(cfg.rmin)
+        res = SearchResult(greedy, greedy, False, "", cands, pool.drawn, have, belief, seat, cfg.score, timing)
+        if have < cfg.rmin:
+            res.reason = (f"policy's call: only {have} of {pool.drawn} sampled deals fit the auction "
                           f"(fewer than r_min {cfg.rmin})")
             timing["total"] = time.perf_counter() - t_start
             timing["cpu_total"] = time.process_time() - c_start
             return res
-        values = ContractValues(parts.deals, int(root.vulnerability[0]), self.trick_net)
         sign = 1.0 if seat % 2 == 0 else -1.0
-        raw = np.full((len(cands), parts.n), np.nan)     # searcher-side points per particle
-        stages = [cfg.rmin]
-        while stages[-1] < parts.n:
-            stages.append(min(parts.n, stages[-1] * 2) if cfg.halving else parts.n)
-        done = 0
-        for end in stages:
+        raw = np.full((len(cands), cfg.rmax), np.nan)     # searcher-side points per particle
+        done, end, solves = 0, cfg.rmin, 0
+        while True:
             alive = [i for i, c in enumerate(cands) if c.alive]
             rolled = sorted(set(alive) | {0})             # the reference (first choice) always
-            chunk = parts.take(np.arange(done, end))
+            chunk = pool.slice(done, end)
+            # each particle is scored in one stage only, so a cache per stage shares all it can
+            values = ContractValues(chunk.deals, int(root.vulnerability[0]), self.trick_net)
             with _timed(timing, "rollouts"):
                 st = self._rollouts(chunk, [cands[i].call for i in rolled])
             c = contracts(st)
-            particle = np.tile(np.arange(done, end), len(rolled))
+            particle = np.tile(np.arange(end - done), len(rolled))
             with _timed(timing, "dd"):
                 pts = sign * values.points(particle, c).reshape(len(rolled), end - done)
+            solves += values.solves
             for j, i in enumerate(rolled):
                 raw[i, done:end] = pts[j]
                 if i in alive or i == 0:
@@ -315,7 +320,10 @@ class Searcher:
                     s = scores[i, :cd.rollouts]
                     cd.mean = float(s.mean())
                     cd.se = float(s.std(ddof=1) / np.sqrt(len(s))) if len(s) > 1 else 0.0
-            if cfg.halving and done < parts.n:
+            if done >= cfg.rmax:
+                break
+            if cfg.halving:
+                # (eliminating after the last stage changes no decision: the leader always stays)
                 lead = max(alive, key=lambda i: cands[i].mean)
                 for i in alive:
                     if i == lead:
@@ -326,12 +334,16 @@ class Searcher:
                         cands[i].alive = False
                 if sum(c.alive for c in cands) == 1:
                     break
+            end = pool.fill(min(done * 2, cfg.rmax) if cfg.halving else cfg.rmax)
+            if end <= done:                                # sampling ended: no particles left
+                break
+        res.sampled, res.kept = pool.drawn, done
         best = max((c for c in cands if c.alive), key=lambda c: c.mean)
         res.call, res.searched = best.call, True
         res.reason = "best mean score"
         timing["total"] = time.perf_counter() - t_start
         timing["cpu_total"] = time.process_time() - c_start
-        res.solves = values.solves
+        res.solves = solves
         return res
 
     def _scores(self, raw: np.ndarray) -> np.ndarray:
@@ -344,6 +356,40 @@ class Searcher:
         # expected scores from the estimator are fractional: round to whole points for the IMP scale
         out[ok] = imps_array(np.rint(diff[ok]).astype(np.int64))
         return out
+
+
+class _ParticlePool:
+    """The survivors of :meth:`Searcher.particle_batches`, in order, pulled on demand."""
+
+    def __init__(self, batches, rmax: int):
+        self.batches, self.rmax = batches, rmax
+        self.parts: list[AuctionState] = []
+        self.n = self.drawn = 0
+        self.exhausted = False
+        self._all: AuctionState | None = None
+
+    def fill(self, n: int) -> int:
+        """Pull batches until ``n`` (at most ``rmax``) survivors are in hand or sampling has
+        ended; returns how many are available (at most ``n`` and ``rmax``)."""
+        want = min(n, self.rmax)
+        while self.n < want and not self.exhausted:
+            try:
+                state, self.drawn = next(self.batches)
+            except StopIteration:
+                self.exhausted = True
+                break
+            if state.n:
+                self.parts.append(state)
+                self.n += state.n
+                self._all = None
+        return min(self.n, want)
+
+    def slice(self, start: int, stop: int) -> AuctionState:
+        if self._all is None:
+            self._all = concat(self.parts) if self.parts else None
+        if self._all is None:
+            raise SearchError("no particles drawn")
+        return self._all.take(np.arange(start, stop))
 
 
 @contextmanager
