@@ -181,3 +181,36 @@ def test_the_filter_keeps_the_same_particles_whatever_order_it_judges_the_calls_
     assert np.array_equal(got["selective-first"][0], got["auction-order"][0])
     # S (seat 2) holds the ace on most particles: weight 0.8^3 against 0.2^2 * 0.8 per deal
     assert (got["selective-first"][0][:, SPADE_ACE] == 2).mean() > 0.7
+
+
+@pytest.mark.slow
+def test_lazy_particles_give_the_decisions_of_an_up_front_draw_and_draw_fewer(monkeypatch):
+    import bidlab.search.bmcs as bmcs
+    from bidlab.envs.state import step_
+
+    agent = make_agent("bmcs:rl?rmin=20&rmax=160&pmax=3000", 0)
+    deals, _, _ = shipped_store().load("validation")
+    roots = []
+    for i in range(40):                      # positions of greedy self-play with >= 2 candidates
+        st = init(deals[i:i + 1], i % 4, 0)
+        while not st.done[0] and len(roots) < 8:
+            p = agent.searcher.policy.probabilities(st)[0]
+            if (np.sort(p)[-3:] > 0.05).sum() >= 2:
+                roots.append(st.copy())
+                break
+            step_(st, np.array([int(p.argmax())]))
+    lazy = [agent.search(r) for r in roots]
+    orig = bmcs._ParticlePool.fill
+
+    def up_front(self, n):
+        orig(self, self.rmax)
+        return min(self.n, n, self.rmax)
+
+    monkeypatch.setattr(bmcs._ParticlePool, "fill", up_front)
+    eager = [agent.search(r) for r in roots]
+    assert len(roots) == 8 and sum(r.searched for r in lazy) >= 4
+    for a, b in zip(lazy, eager):
+        assert a.call == b.call and a.searched == b.searched
+        assert [(c.call, c.mean, c.rollouts) for c in a.candidates] == [(c.call, c.mean, c.rollouts) for c in b.candidates]
+        assert a.sampled <= b.sampled
+    assert sum(a.sampled for a in lazy) < sum(b.sampled for b in eager)
