@@ -1,41 +1,49 @@
 """BMCS decision latency: median and p90 seconds per non-trivial decision (two or more
 candidates), split into sampling, filtering, rollouts and DD / trick estimation.
 
-Wall time depends on the load of the machine, so the CPU time of the process is printed
-too (what a decision costs on a core of its own).
+Wall time depends on the load of the machine, so the CPU time of the process (what a
+decision costs on a core of its own, per phase too) and the load average are printed beside it.
 
 Positions: the decisions of greedy self-play of the policy on VALIDATION deals, in order,
 keeping those where the setting has two or more candidates; every setting searches the same
 positions when it can (a setting with a larger p_min or smaller k has fewer). Baseline named
 in the output: one greedy policy call on the same position.
 
-    python benchmarks/bmcs_latency.py --positions 20
+    python benchmarks/bmcs_latency.py --positions 40 --json latency.json
     python benchmarks/bmcs_latency.py --positions 5 --settings paper-exact
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import time
+from pathlib import Path
 
 import numpy as np
 import torch
 
+import bidlab
 from bidlab.agents.registry import make_agent
 from bidlab.dd import shipped_store
 from bidlab.envs.state import init, step_
+from bidlab.fileio import write_json_atomic
 from bidlab.search.agents import SearchAgent
+from bidlab.search.bmcs import PHASES
 
-SETTINGS = {
-    "fast": "",                                 # the defaults of SearchConfig: k=3, pmin=0.05, rmin=40, rmax=240, dd=net
-    "paper": "?preset=paper",                   # k=4, pmin=0.01, rmin=100, rmax=1500, pmax=1e5, dd=net
-    "paper-exact": "?preset=paper&dd=exact",    # the same with exact single-contract DDS
+SETTINGS = {   # name -> (agent kind, options)
+    "fast": ("bmcs", ""),                               # SearchConfig defaults: k=3, pmin=0.05, rmin=40, rmax=240, dd=net
+    "paper": ("bmcs", "?preset=paper"),                 # k=4, pmin=0.01, rmin=100, rmax=1500, pmax=1e5, dd=net
+    "fast-exact": ("bmcs", "?dd=exact"),                # the fast setting with exact single-contract DDS
+    "paper-exact": ("bmcs", "?preset=paper&dd=exact"),  # the authors' setting with exact DDS
+    "mcs-fast": ("mcs", ""),                            # uniform sampling (the ablation), fast setting
 }
 
 
-def positions(agent: SearchAgent, n: int, seed: int = 0):
+def positions(agent: SearchAgent, n: int, seed: int = 0, split: str = "validation"):
     """Up to ``n`` one-row states from greedy self-play where ``agent`` has >= 2 candidates."""
-    deals, _, _ = shipped_store().load("validation")
+    deals, _, _ = shipped_store().load(split)
     rng = np.random.default_rng(seed)
     pol, cfg = agent.searcher.policy, agent.searcher.cfg
     out = []
@@ -51,37 +59,71 @@ def positions(agent: SearchAgent, n: int, seed: int = 0):
     return out
 
 
+def _q(xs, q: float) -> float:
+    return float(np.quantile(np.asarray(xs, float), q)) if len(xs) else float("nan")
+
+
+def measure(name: str, model: str, n: int, seed: int) -> dict:
+    """Search ``n`` positions with one setting; every number the report needs."""
+    spec = f"{SETTINGS[name][0]}:{model}{SETTINGS[name][1]}"
+    agent = make_agent(spec, seed)
+    pos = positions(agent, n, seed)
+    t0, c0 = time.perf_counter(), time.process_time()
+    for st in pos:
+        agent.searcher.policy.probabilities(st)
+    base_wall = (time.perf_counter() - t0) / max(len(pos), 1)
+    base_cpu = (time.process_time() - c0) / max(len(pos), 1)
+    load0 = os.getloadavg()[0]
+    rows = [agent.search(st) for st in pos]
+    load1 = os.getloadavg()[0]
+    out = {"setting": name, "spec": spec, "decisions": len(rows), "searched": sum(r.searched for r in rows),
+           "load_avg_1min": [round(load0, 2), round(load1, 2)],
+           "baseline_ms": {"wall": base_wall * 1e3, "cpu": base_cpu * 1e3},
+           "kept_median": _q([r.kept for r in rows], 0.5), "drawn_median": _q([r.sampled for r in rows], 0.5),
+           "survival_median": _q([r.kept / r.sampled for r in rows if r.sampled], 0.5),
+           "solves_median": _q([r.solves for r in rows], 0.5)}
+    for clock, prefix in (("wall", ""), ("cpu", "cpu_")):
+        tot = [r.timing[prefix + "total"] for r in rows]
+        out[clock] = {"median": _q(tot, 0.5), "p90": _q(tot, 0.9), "mean": float(np.mean(tot)) if tot else float("nan"),
+                      "split_mean": {k: float(np.mean([r.timing[prefix + k] for r in rows])) for k in PHASES}}
+    return out
+
+
+def line(m: dict) -> str:
+    w, c = m["wall"], m["cpu"]
+    split = ", ".join(f"{k} {c['split_mean'][k]:.3f}" for k in PHASES)
+    wsplit = ", ".join(f"{k} {w['split_mean'][k]:.3f}" for k in PHASES)
+    return (f"{m['setting']:12s} {m['spec']}: {m['decisions']} decisions ({m['searched']} searched, "
+            f"{m['decisions'] - m['searched']} fell back)\n"
+            f"  CPU s/decision: median {c['median']:.3f}, p90 {c['p90']:.3f}, mean {c['mean']:.3f}; mean split {split}\n"
+            f"  wall s/decision: median {w['median']:.3f}, p90 {w['p90']:.3f}, mean {w['mean']:.3f}; mean split {wsplit} "
+            f"(load avg {m['load_avg_1min'][0]:.1f} -> {m['load_avg_1min'][1]:.1f} on {os.cpu_count()} cores)\n"
+            f"  particles: median {m['kept_median']:.0f} kept of {m['drawn_median']:.0f} drawn "
+            f"(median survival {m['survival_median']:.1%}), median {m['solves_median']:.0f} DD solves/estimates; "
+            f"baseline one greedy policy call {m['baseline_ms']['cpu']:.2f} ms CPU")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--model", default="sl")
+    ap.add_argument("--model", default="rl")
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--settings", default="fast,paper", help=f"comma list of {', '.join(SETTINGS)}")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--json", help="also write the numbers to this JSON file")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
+    print(f"bidlab {bidlab.__version__}, torch threads {args.threads}, {platform.processor() or platform.machine()}, "
+          f"{os.cpu_count()} cores", flush=True)
+    results = []
     for name in args.settings.split(","):
-        agent = make_agent(f"bmcs:{args.model}{SETTINGS[name]}", args.seed)
-        pos = positions(agent, args.positions, args.seed)
-        t0 = time.perf_counter()
-        for st in pos:
-            agent.searcher.policy.probabilities(st)
-        base = (time.perf_counter() - t0) / max(len(pos), 1)
-        rows, cpu = [], []
-        for st in pos:
-            c0 = time.process_time()
-            rows.append(agent.search(st))
-            cpu.append(time.process_time() - c0)
-        tot = np.array([r.timing["total"] for r in rows])
-        split = {k: np.median([r.timing[k] for r in rows]) for k in ("sampling", "filter", "rollouts", "dd")}
-        searched = sum(r.searched for r in rows)
-        print(f"{name:12s} bmcs:{args.model}{SETTINGS[name]}: {len(rows)} decisions ({searched} searched, "
-              f"{len(rows) - searched} fell back): median {np.median(tot):.2f} s, p90 {np.quantile(tot, 0.9):.2f} s "
-              f"(CPU time of this process: median {np.median(cpu):.2f} s, p90 {np.quantile(cpu, 0.9):.2f} s); "
-              f"median split sampling {split['sampling']:.2f}, filter {split['filter']:.2f}, "
-              f"rollouts {split['rollouts']:.2f}, dd {split['dd']:.2f}; median kept {np.median([r.kept for r in rows]):.0f} "
-              f"of {np.median([r.sampled for r in rows]):.0f} drawn, {np.median([r.solves for r in rows]):.0f} solves; "
-              f"baseline (one greedy policy call) {base * 1000:.1f} ms = x{np.median(tot) / base:.0f}", flush=True)
+        if name not in SETTINGS:
+            raise SystemExit(f"unknown setting {name!r}; choose from {', '.join(SETTINGS)}")
+        results.append(measure(name, args.model, args.positions, args.seed))
+        print(line(results[-1]), flush=True)
+    if args.json:
+        write_json_atomic(Path(args.json), {"model": args.model, "positions": args.positions, "seed": args.seed,
+                                            "results": results})
 
 
 if __name__ == "__main__":

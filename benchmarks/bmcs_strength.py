@@ -14,7 +14,6 @@ the paired per-deal difference BMCS - MCS, over the chunks both finished.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import time
 from pathlib import Path
@@ -23,6 +22,7 @@ import numpy as np
 import torch
 
 from bidlab.eval.match import Match, MatchConfig, play_boards, summarize
+from bidlab.runtime.shards import ShardExistsError
 
 
 def matches(args) -> dict[str, Match]:
@@ -41,12 +41,15 @@ def run(args) -> None:
         for name, m in ms.items():
             if args.only and name != args.only:
                 continue
-            if m._chunk_done(k):
+            if m.chunks.refresh().has(k):      # another process (--reverse) may have played it
                 continue
             c0 = time.time()
             task = m._task(k)
             recs = play_boards(MatchConfig(**task[0]), k, *task[2:])
-            m._save_chunk(k, recs)
+            try:
+                m.chunks.write_records(k, recs)
+            except ShardExistsError:           # the other process finished it meanwhile: keep theirs
+                continue
             print(f"chunk {k} {name}: {len(recs)} boards in {time.time() - c0:.0f}s "
                   f"(elapsed {time.time() - t0:.0f}s)", flush=True)
 
@@ -54,7 +57,7 @@ def run(args) -> None:
 def report(args) -> dict:
     ms = matches(args)
     first = next(iter(ms.values()))
-    both = [k for k in range(first.n_chunks) if all(m._chunk_done(k) for m in ms.values())]
+    both = [k for k in range(first.n_chunks) if all(m.chunks.has(k) for m in ms.values())]
     if not both:
         print("no chunk finished by both matches yet")
         return {}
@@ -72,7 +75,7 @@ def report(args) -> dict:
 
 
 def _chunk(m: Match, k: int) -> list[dict]:
-    return [json.loads(x) for x in m._chunk_path(k).read_text().splitlines() if x.strip()]
+    return m.chunks.read_records(k)
 
 
 def main() -> None:

@@ -277,6 +277,9 @@ def train_belief_cmd(
     out: Path = typer.Option(Path("runs/belief"), help="Run folder: data, checkpoints, model."),
     policy: str = typer.Option("sl", help="Policy whose self-play (sample mode) makes the data, e.g. sl or rl."),
     deals: int = typer.Option(20000, min=100, help="TRAIN deals of the shipped DD store to bid."),
+    passes: int = typer.Option(1, min=1, help="Auctions per deal (own dealer, vulnerability and sampled calls)."),
+    output: str = typer.Option("card_softmax", help="card_softmax (per card a softmax over the 3 hands, own "
+                               "cards 0; starts at the uniform belief) or sigmoid (the paper's 156 sigmoids)."),
     preset: str = typer.Option("cpu", help="Network preset: cpu (4 x 512), paper (4 x 1024), tiny."),
     epochs: int = typer.Option(3, min=1, help="Passes over the pairs."),
     lr: float = typer.Option(3e-4, help="Adam learning rate (authors: 3e-4)."),
@@ -286,15 +289,15 @@ def train_belief_cmd(
     max_steps: int = typer.Option(None, help="Stop after this many steps (quick runs)."),
     threads: int = typer.Option(1, min=1, help="Torch CPU threads."),
 ) -> None:
-    """Belief network (Qiu et al. Sec. V): 480 -> 156 sigmoids (LHO, partner, RHO hands),
+    """Belief network (Qiu et al. Sec. V): 480 -> 156 probabilities (LHO, partner, RHO hands),
     binary cross-entropy on self-play pairs. Rerun the same command to resume."""
     import torch
 
     from bidlab.learn.belief import BeliefConfig, train_belief
 
     torch.set_num_threads(threads)
-    cfg = BeliefConfig(policy=policy, preset=preset, deals=deals, lr=lr, batch_size=batch_size, epochs=epochs,
-                       seed=seed, checkpoint_every=checkpoint_every, max_steps=max_steps)
+    cfg = BeliefConfig(policy=policy, preset=preset, deals=deals, passes=passes, output=output, lr=lr,
+                       batch_size=batch_size, epochs=epochs, seed=seed, checkpoint_every=checkpoint_every, max_steps=max_steps)
     with progress_display(console) as display:
         epoch_bar = _EpochProgress(display)
 
@@ -303,7 +306,7 @@ def train_belief_cmd(
                 console.print(ev["message"])
             elif "epoch_done" in ev:
                 console.print(f"epoch {ev['epoch_done']}: held-out cross-entropy {ev['heldout_bce']:.4f} "
-                              f"({ev['pairs']} training pairs)")
+                              f"(uniform belief {ev['uniform_bce']:.4f}; {ev['pairs']} training pairs)")
             else:
                 epoch_bar.update(ev["epoch"], ev["steps_per_epoch"], ev["step_in_epoch"],
                                  f"bce {ev['loss']:.4f}  {ev['pairs_per_s']:.0f} pairs/s")

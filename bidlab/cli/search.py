@@ -158,7 +158,7 @@ def save_plot(r, path: Path, title: str = "") -> None:
 @belief_app.command("plot")
 def belief_plot(
     model: str = typer.Option("belief", help="Belief net (shipped name or path)."),
-    policy: str = typer.Option("sl", help="Policy whose self-play makes the evaluation auctions."),
+    policy: str = typer.Option("rl", help="Policy whose self-play makes the evaluation auctions."),
     deals: int = typer.Option(2000, min=50, help="VALIDATION deals to bid (one auction each)."),
     out: Path = typer.Option(Path("docs/belief_fig3.png"), help="PNG to write."),
     seed: int = typer.Option(1, help="Seed of dealer, vulnerability and the sampled calls."),

@@ -9,7 +9,7 @@ from bidlab.bridge.calls import Call
 from bidlab.dd import shipped_store
 from bidlab.envs.rollout import Decision
 from bidlab.envs.scoring import ns_scores
-from bidlab.envs.state import Contracts, from_prefix, init
+from bidlab.envs.state import Contracts, from_prefix, init, observe
 from bidlab.search.bmcs import SearchConfig, Searcher, SearchError, parse_options
 from bidlab.search.ddcache import ContractValues
 
@@ -135,3 +135,82 @@ def test_search_on_a_real_position_returns_a_candidate_with_shared_particles():
     best = max(r.candidates, key=lambda c: c.mean)
     assert r.call == best.call
     assert r.belief.shape == (4, 52) and np.allclose(r.belief[0], deals[0] == 0)
+
+
+class SoftAcePolicy(AceShowingPolicy):
+    """As AceShowingPolicy, but after the opening 1S has p 0.8 with the spade ace and 0.2
+    without, so every filter factor is fractional (the uniform draws matter)."""
+
+    def probabilities(self, state):
+        p = super().probabilities(state)
+        later = (state.length > 0) & state.legal[:, ONE_SPADE]
+        holds = state.deals[:, SPADE_ACE] == state.to_act
+        p[later, ONE_SPADE] = np.where(holds[later], 0.8, 0.2)
+        p[later, PASS] = 1.0 - p[later, ONE_SPADE]
+        return p
+
+
+def test_the_filter_keeps_the_same_particles_whatever_order_it_judges_the_calls_in():
+    # Dealer N: 1C (N's own call, skipped) P 1S P; N searches. E's pass has p 0.8 if E lacks the
+    # spade ace (2/3 of deals), S's 1S p 0.8 if S holds it (1/3), else 0.2; W's pass as E's. The default
+    # order judges S's 1S first (the most selective), not E's pass; auction order must keep
+    # exactly the same deals (the product does not depend on the order of its factors).
+    rng = np.random.default_rng(4)
+    deal = _deal_where(2, rng)               # S really holds the spade ace
+    auction = np.array([ONE_CLUB, PASS, ONE_SPADE, PASS])
+    root = from_prefix(deal[None], 0, 0, auction)
+    cfg = SearchConfig(belief=False, dd="exact", rmin=10, rmax=150, pmax=3000, k=2, pmin=0.0)
+    got = {}
+    for name in ("selective-first", "auction-order"):
+        s = Searcher(SoftAcePolicy(), cfg, seed=5)
+        if name == "auction-order":
+            s._filter_order = lambda judged, *a: list(judged)
+        else:
+            def spy(*a, _orig=s._filter_order):
+                got["order"] = _orig(*a)
+                return got["order"]
+            s._filter_order = spy
+        parts, drawn = s.particles(root, s.belief(root), {})
+        assert parts.n == 150
+        got[name] = (parts.deals.copy(), drawn)
+        # each particle is the real auction on its sampled deal, as if replayed from the start
+        replay = from_prefix(parts.deals, 0, 0, auction)
+        assert np.array_equal(observe(parts), observe(replay)) and np.array_equal(parts.legal, replay.legal)
+    assert got["order"][0] == 2 and sorted(got["order"]) == [1, 2, 3]
+    assert got["selective-first"][1] == got["auction-order"][1]
+    assert np.array_equal(got["selective-first"][0], got["auction-order"][0])
+    # S (seat 2) holds the ace on most particles: weight 0.8^3 against 0.2^2 * 0.8 per deal
+    assert (got["selective-first"][0][:, SPADE_ACE] == 2).mean() > 0.7
+
+
+@pytest.mark.slow
+def test_lazy_particles_give_the_decisions_of_an_up_front_draw_and_draw_fewer(monkeypatch):
+    import bidlab.search.bmcs as bmcs
+    from bidlab.envs.state import step_
+
+    agent = make_agent("bmcs:rl?rmin=20&rmax=160&pmax=3000", 0)
+    deals, _, _ = shipped_store().load("validation")
+    roots = []
+    for i in range(40):                      # positions of greedy self-play with >= 2 candidates
+        st = init(deals[i:i + 1], i % 4, 0)
+        while not st.done[0] and len(roots) < 8:
+            p = agent.searcher.policy.probabilities(st)[0]
+            if (np.sort(p)[-3:] > 0.05).sum() >= 2:
+                roots.append(st.copy())
+                break
+            step_(st, np.array([int(p.argmax())]))
+    lazy = [agent.search(r) for r in roots]
+    orig = bmcs._ParticlePool.fill
+
+    def up_front(self, n):
+        orig(self, self.rmax)
+        return min(self.n, n, self.rmax)
+
+    monkeypatch.setattr(bmcs._ParticlePool, "fill", up_front)
+    eager = [agent.search(r) for r in roots]
+    assert len(roots) == 8 and sum(r.searched for r in lazy) >= 4
+    for a, b in zip(lazy, eager):
+        assert a.call == b.call and a.searched == b.searched
+        assert [(c.call, c.mean, c.rollouts) for c in a.candidates] == [(c.call, c.mean, c.rollouts) for c in b.candidates]
+        assert a.sampled <= b.sampled
+    assert sum(a.sampled for a in lazy) < sum(b.sampled for b in eager)
