@@ -56,10 +56,14 @@ says what the authors' code does):
 - **Search targets (issue #17, online JPS):** ``train_rl(..., search=SearchTraining(...))``
   passes in a hook that the actor calls on each finished self-play batch (learning does not
   import search; the CLI builds the hook from :mod:`bidlab.search.jps`). The calls it returns
-  (P1's and P2's improved calls at their infosets) go to a small separate ring buffer of
-  targets, and every learner update adds ``weight * mean(-log pi(target))`` over a uniform
-  sample of it to the A2C loss (:func:`search_nll`). The target buffer is not checkpointed:
-  after a resume it is refilled by the next searched batches.
+  (P1's and P2's improved calls at their infosets) wait in a small separate queue, and every
+  learner update takes up to ``batch_size`` of them, each used once, and adds
+  ``weight * sum(-log pi(target)) / batch_size`` to the A2C loss (:func:`search_nll`). Used
+  once, not resampled from a ring: in a pilot that sampled 32 targets per update from a ring
+  buffer, the first few dozen targets were replayed hundreds of times (Adan takes full-size
+  steps along a consistent gradient) and both the 1-search and the JPS run lost ~0.4
+  IMPs/board on validation within 50 updates while plain A2C did not. The queue is not
+  checkpointed: after a resume it refills from the next searched batches.
 - **Evaluation:** greedy play of the learner's policy against the SL policy, as a duplicate
   match on a fixed sample of validation deals with the 16-board dealer/vulnerability cycle
   (the authors' Fig. 2 uses 50k validation deals; we use ``eval_boards``). The best policy on
@@ -238,7 +242,7 @@ TARGET_COLUMNS = {
 @dataclass(frozen=True)
 class SearchTraining:
     """Supervised search targets mixed into A2C: the hook, what it is (recorded in state.json
-    and checked on resume), the NLL weight, and the target buffer's sample and ring sizes."""
+    and checked on resume), the NLL weight, the most targets per update and the most waiting."""
 
     hook: SearchHook
     settings: dict
@@ -253,7 +257,7 @@ class SearchTraining:
 
     def describe(self) -> dict:
         return {**self.settings, "weight": self.weight, "batch_size": self.batch_size,
-                "buffer_size": self.buffer_size}
+                "buffer_size": self.buffer_size, "use": "once"}
 
 
 def search_nll(logits: torch.Tensor, legal: torch.Tensor, calls: torch.Tensor) -> torch.Tensor:
@@ -709,8 +713,7 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
         state["search"] = {"settings": wanted, "since_update": state["updates"], "searched": 0, "targets": 0}
     # a resumed run draws new games (the seed includes the resume count); the buffer is rebuilt by burn-in
     run_seed = int(np.random.SeedSequence([cfg.seed, state["resumed"]]).generate_state(1)[0])
-    targets = None if search is None else ReplayBuffer(search.buffer_size, TARGET_COLUMNS, prioritized=False,
-                                                       burn_in=1, seed=run_seed + 1)
+    targets = None if search is None else TargetQueue(search.buffer_size)
     replay = ReplayBuffer(cfg.buffer_size, REPLAY_COLUMNS, prioritized=cfg.per, beta=cfg.beta,
                           burn_in=cfg.burn_in, seed=run_seed)
     ev = validation_deals(cfg.eval_boards, cfg.seed)
@@ -761,10 +764,11 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
                     add_search_targets(targets, batch["targets"], state["search"], writer, state["updates"])
             if replay.ready:
                 slots, cols, w = replay.sample(cfg.batch_size)
-                tcols = None
+                tcols, tw = None, 0.0
                 if targets is not None and len(targets):
-                    tcols = targets.sample(min(search.batch_size, len(targets)))[1]
-                prio, metrics = learner.step(cols, w, tcols, 0.0 if search is None else search.weight)
+                    tcols = targets.take(search.batch_size)
+                    tw = search.weight * len(tcols["call"]) / search.batch_size  # a sum over batch_size slots
+                prio, metrics = learner.step(cols, w, tcols, tw)
                 replay.update_priorities(slots, prio)
                 state["updates"] += 1
                 state["learned"] += cfg.batch_size
@@ -804,13 +808,33 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     return state
 
 
-def add_search_targets(buffer: ReplayBuffer, found: dict[str, np.ndarray], counters: dict, writer, step: int) -> None:
-    """Store one batch's search targets and log them (positions searched, targets, mean gain)."""
+class TargetQueue:
+    """Search targets waiting for the learner, oldest first; each is taken once. At most
+    ``capacity`` wait (the oldest are dropped when the actors outpace the learner)."""
+
+    def __init__(self, capacity: int):
+        self.capacity = int(capacity)
+        self.cols = {c: np.zeros((0, *shape), dtype) for c, (shape, dtype) in TARGET_COLUMNS.items()}
+
+    def __len__(self) -> int:
+        return len(self.cols["call"])
+
+    def add(self, found: dict[str, np.ndarray]) -> None:
+        self.cols = {c: np.concatenate([v, np.asarray(found[c], v.dtype)])[-self.capacity:] for c, v in self.cols.items()}
+
+    def take(self, k: int) -> dict[str, np.ndarray]:
+        out = {c: v[:k] for c, v in self.cols.items()}
+        self.cols = {c: v[k:] for c, v in self.cols.items()}
+        return out
+
+
+def add_search_targets(queue: TargetQueue, found: dict[str, np.ndarray], counters: dict, writer, step: int) -> None:
+    """Queue one batch's search targets and log them (positions searched, targets, mean gain)."""
     k = len(found["call"])
     counters["searched"] += int(found.get("searched", 0))
     counters["targets"] += k
     if k:
-        buffer.add({c: found[c] for c in TARGET_COLUMNS}, np.ones(k))
+        queue.add(found)
         writer.add_scalar("search/gain", float(np.mean(found["gain"])), step)
     writer.add_scalar("search/positions", counters["searched"], step)
     writer.add_scalar("search/targets", counters["targets"], step)
