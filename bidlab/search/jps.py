@@ -43,7 +43,9 @@ Choices (the open points of ../shared/notes/jps-notes.md Sec. 4 "Ambiguities", i
   trainer's small PPO-style clip a call the policy rarely plays moves only slowly, the
   partner's deviation sits at a state the played game never reached, and the return is a
   search estimate rather than the game's outcome. NLL moves the policy straight to the joint
-  change and touches nothing else of the A2C update.
+  change and touches nothing else of the A2C update. In RL training (``bidlab train rl
+  --jps RATIO``) :class:`RLSearchHook` runs this in the actor on each finished batch and
+  :class:`bidlab.learn.a2c.SearchTraining` adds the NLL term (weight 0.1, each target used once).
 
 Values are IMPs for P1's side against the reference NS score ``reference_ns`` (the other
 table's result in self-play, Tian's duplicate reward); without one, the first rollout of the

@@ -23,6 +23,7 @@ from bidlab.learn.a2c import (
     RLTrainingError,
     SearchTraining,
     SelfPlayActor,
+    TargetQueue,
     features,
     train_rl,
 )
@@ -176,3 +177,15 @@ def test_cli_jps_resume_after_kill9(tmp_path):
     r = subprocess.run(base[:-2] + ["--updates", "100000", "--jps", "0.2", "--jps-1search"], capture_output=True,
                        text=True, env=env)
     assert r.returncode == 2 and "search targets" in r.stdout + r.stderr and "Traceback" not in r.stderr
+
+
+def test_target_queue_gives_each_target_once_oldest_first():
+    q = TargetQueue(5)
+    mk = lambda calls: {"obs": np.zeros((len(calls), 60), np.uint8), "code": np.zeros(len(calls), np.int32),  # noqa: E731
+                        "call": np.array(calls, np.int16)}
+    q.add(mk([1, 2, 3]))
+    q.add(mk([4, 5, 6, 7]))  # capacity 5: the oldest two are dropped
+    assert len(q) == 5
+    assert q.take(2)["call"].tolist() == [3, 4]
+    assert q.take(10)["call"].tolist() == [5, 6, 7]
+    assert len(q) == 0 and len(q.take(4)["call"]) == 0
