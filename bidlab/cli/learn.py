@@ -178,16 +178,33 @@ def train_rl_cmd(
                                        "(actors wait when ahead); default: actors run free."),
     seed: int = typer.Option(0, help="Seed of self-play, replay sampling and the evaluation deals."),
     threads: int = typer.Option(1, min=1, help="Torch CPU threads per thread of work (1 is often fastest when other jobs share the cores)."),
+    jps: float = typer.Option(None, "--jps", min=0.0, max=1.0,
+                              help="Online joint policy search (Tian et al. Sec. 7.3) in this fraction of self-play "
+                              "games (Table 3: 0.01, 0.05, 0.1); its calls are trained by NLL next to A2C."),
+    jps_1search: bool = typer.Option(False, "--jps-1search", help="With --jps: search P1's call only (1-search, the Table 3 ablation)."),
+    jps_weight: float = typer.Option(0.1, "--jps-weight", min=0.0, help="With --jps: weight of the search targets' NLL term."),
 ) -> None:
     """A2C self-play with prioritized replay and a hidden-information value net (Qiu et al. Sec. IV),
-    from the SL policy. Rerun the same command to resume after a kill."""
+    from the SL policy. Rerun the same command to resume after a kill. --jps RATIO adds online
+    joint policy search; to fine-tune a finished run, copy its folder and resume it with --jps."""
     import torch
 
-    from bidlab.learn.a2c import make_config, train_rl
+    from bidlab.learn.a2c import SearchTraining, make_config, train_rl
+    from bidlab.search.jps import RLSearchHook
 
     if minutes is None and updates is None:
         console.print("[red]error:[/red] give a budget: --minutes or --updates")
         raise typer.Exit(2)
+    if jps_1search and jps is None:
+        console.print("[red]error:[/red] --jps-1search needs --jps RATIO")
+        raise typer.Exit(2)
+    search = None
+    if jps is not None:
+        if jps <= 0:
+            console.print("[red]error:[/red] --jps RATIO must be above 0 (the fraction of games searched)")
+            raise typer.Exit(2)
+        hook = RLSearchHook(jps, joint=not jps_1search)
+        search = SearchTraining(hook, hook.settings(), weight=jps_weight)
     torch.set_num_threads(threads)
     kw = {"per": not no_per, "hidden_info": not no_hidden_info, "seed": seed}
     for k, v in (("actors", actors), ("eval_every", eval_every), ("eval_boards", eval_boards),
@@ -220,12 +237,15 @@ def train_rl_cmd(
             best = ev["best"]
             live = f"{evals[-1]['imps']:+.2f}±{evals[-1]['se']:.2f}" if evals else "-"
             m = ev["metrics"]
+            srch = ev.get("search")
+            found = (f"  searched {srch['searched']} targets {srch['targets']} nll {m.get('search_nll', 0):.2f}"
+                     if search is not None and srch else "")
             task.note(f"upd {ev['updates']}  IMPs vs SL {live} (best {best['imps']:+.2f})  "
                       f"gen {ev['generated_per_s']:.0f}/s learn {ev['learned_per_s']:.0f}/s  "
-                      f"H {m.get('entropy', 0):.3f} v {m.get('value', 0):.3f}")
+                      f"H {m.get('entropy', 0):.3f} v {m.get('value', 0):.3f}{found}")
 
         state = train_rl(out, cfg, init=None if init == "none" else init, minutes=minutes, updates=updates,
-                         backend=backend, ray_address=ray_address, device=device, progress=show)
+                         backend=backend, ray_address=ray_address, device=device, progress=show, search=search)
     b = state["best"]
     console.print(f"{state['updates']} updates, {state['generated']} transitions generated, {state['learned']} learned; "
                   f"best on validation {b['imps']:+.3f} ± {b['se']:.3f} IMPs/board at update {b['update']}: "

@@ -53,6 +53,17 @@ says what the authors' code does):
   holds only ~1-2k updates. In a 7-minute pilot (two runs sharing the loaded machine, ~190
   updates each), 1e-4 reached +0.15 +- 0.07 and 3e-5 +0.12 +- 0.06 IMPs/board against SL on
   1,000 validation boards.
+- **Search targets (issue #17, online JPS):** ``train_rl(..., search=SearchTraining(...))``
+  passes in a hook that the actor calls on each finished self-play batch (learning does not
+  import search; the CLI builds the hook from :mod:`bidlab.search.jps`). The calls it returns
+  (P1's and P2's improved calls at their infosets) wait in a small separate queue, and every
+  learner update takes up to ``batch_size`` of them, each used once, and adds
+  ``weight * sum(-log pi(target)) / batch_size`` to the A2C loss (:func:`search_nll`). Used
+  once, not resampled from a ring: in a pilot that sampled 32 targets per update from a ring
+  buffer, the first few dozen targets were replayed hundreds of times (Adan takes full-size
+  steps along a consistent gradient) and both the 1-search and the JPS run lost ~0.4
+  IMPs/board on validation within 50 updates while plain A2C did not. The queue is not
+  checkpointed: after a resume it refills from the next searched batches.
 - **Evaluation:** greedy play of the learner's policy against the SL policy, as a duplicate
   match on a fixed sample of validation deals with the 16-board dealer/vulnerability cycle
   (the authors' Fig. 2 uses 50k validation deals; we use ``eval_boards``). The best policy on
@@ -217,6 +228,47 @@ def duplicate_rewards(imps: np.ndarray, rows: np.ndarray, seats: np.ndarray, n: 
     return (sign * imps[rows % n] / 24.0).astype(np.float32)
 
 
+# -- search targets (online JPS, issue #17) ------------------------------------------------------
+
+SearchHook = Callable[[AuctionState, np.ndarray, torch.nn.Module, np.random.Generator], dict]
+"""``hook(end, dd, policy_net, rng) -> targets``: called by the actor on every finished batch of
+duplicate board pairs (``end`` 2n finished tables, ``dd`` the n boards' DD tables, the actor's
+current policy net); returns :data:`TARGET_COLUMNS` plus ``gain`` (IMPs) and ``searched``."""
+
+TARGET_COLUMNS = {
+    "obs": ((PACKED480,), np.uint8),   # the 480 of the player whose call the search improved
+    "code": ((), np.int32),            # auction state code there (legal calls)
+    "call": ((), np.int16),            # the searched call: NLL target
+}
+
+
+@dataclass(frozen=True)
+class SearchTraining:
+    """Supervised search targets mixed into A2C: the hook, what it is (recorded in state.json
+    and checked on resume), the NLL weight, the most targets per update and the most waiting."""
+
+    hook: SearchHook
+    settings: dict
+    weight: float = 0.1
+    batch_size: int = 32
+    buffer_size: int = 4096
+
+    def __post_init__(self) -> None:
+        if self.weight < 0 or self.batch_size < 1 or self.buffer_size < self.batch_size:
+            raise RLTrainingError(f"search targets need weight >= 0 and 1 <= batch <= buffer, got weight "
+                                  f"{self.weight}, batch {self.batch_size}, buffer {self.buffer_size}")
+
+    def describe(self) -> dict:
+        return {**self.settings, "weight": self.weight, "batch_size": self.batch_size,
+                "buffer_size": self.buffer_size, "use": "once"}
+
+
+def search_nll(logits: torch.Tensor, legal: torch.Tensor, calls: torch.Tensor) -> torch.Tensor:
+    """Mean ``-log pi(call)`` of the searched calls under the legal-masked softmax."""
+    logp = torch.log_softmax(logits.masked_fill(~legal, float("-inf")), dim=-1)
+    return -logp.gather(1, calls[:, None]).mean()
+
+
 class _SamplingPolicy:
     """The actor's policy in the rollout: samples from the legal-masked softmax with a seeded
     generator, and keeps what the transition needs (log-prob, v(h)) for the on_decision hook."""
@@ -248,10 +300,13 @@ class SelfPlayActor:
     """Bids batches of duplicate board pairs with the current policy (all four seats, both
     tables) and returns their transitions. Runs in a thread or as a Ray actor unchanged."""
 
-    def __init__(self, cfg: A2CConfig, seed: int, split: str = "train"):
+    def __init__(self, cfg: A2CConfig, seed: int, split: str = "train", search_hook: SearchHook | None = None):
         from bidlab.dd import shipped_store
 
         self.cfg = cfg
+        self.search_hook = search_hook
+        self.search_rng = np.random.default_rng([seed, 17])
+        self.search_seconds = 0.0
         self.policy = build(cfg.policy).eval()
         self.value = build(cfg.value).eval()
         self.deals, self.dd, _ = shipped_store().load(split)
@@ -270,7 +325,8 @@ class SelfPlayActor:
         self.version = int(version)
 
     def stats(self) -> dict:
-        return {"generated": self.generated, "net_seconds": self.net_seconds, "total_seconds": self.total_seconds}
+        return {"generated": self.generated, "net_seconds": self.net_seconds, "total_seconds": self.total_seconds,
+                "search_seconds": self.search_seconds}
 
     def play(self, boards: int | None = None, deal_rows: np.ndarray | None = None, dealer=None,
              vulnerability=None) -> dict[str, np.ndarray]:
@@ -308,6 +364,10 @@ class SelfPlayActor:
         out["reward"] = duplicate_rewards(imps, out["row"], out["seat"], n)
         out["imps"] = imps
         self.generated += len(out["call"])
+        if self.search_hook is not None:
+            t1 = time.perf_counter()
+            out["targets"] = self.search_hook(end, dd, self.policy, self.search_rng)
+            self.search_seconds += time.perf_counter() - t1
         self.total_seconds += time.perf_counter() - t0
         out["version"] = np.array(self.version)
         return out
@@ -353,8 +413,10 @@ class Learner:
         self.opt_policy = _adan(self.policy.parameters(), cfg.lr_policy)
         self.opt_value = _adan(self.value.parameters(), cfg.lr_value)
 
-    def step(self, cols: dict[str, np.ndarray], weights: np.ndarray) -> tuple[np.ndarray, dict[str, float]]:
-        """One update; returns the new priorities ``|r - V(h)|^alpha`` and the loss pieces."""
+    def step(self, cols: dict[str, np.ndarray], weights: np.ndarray, targets: dict[str, np.ndarray] | None = None,
+             target_weight: float = 0.0) -> tuple[np.ndarray, dict[str, float]]:
+        """One update; returns the new priorities ``|r - V(h)|^alpha`` and the loss pieces.
+        ``targets`` (:data:`TARGET_COLUMNS`): search targets, ``target_weight * search_nll`` joins the loss."""
         x, h, legal = features(cols, self.cfg.hidden_info)
         dev = self.device
         t = {k: torch.from_numpy(np.ascontiguousarray(v)).to(dev) for k, v in
@@ -367,6 +429,12 @@ class Learner:
         v = self.value(t["h"])
         loss = a2c_loss(logits, t["legal"], calls, logp_old, reward, v, w, clip=self.cfg.clip,
                         entropy_coef=self.cfg.entropy)
+        if targets is not None and len(targets["call"]):
+            tx, _, tlegal = features(targets, False)
+            nll = search_nll(self.policy(torch.from_numpy(tx).to(dev)), torch.from_numpy(tlegal).to(dev),
+                             torch.from_numpy(targets["call"].astype(np.int64)).to(dev))
+            loss["total"] = loss["total"] + target_weight * nll
+            loss["search_nll"] = nll
         self.opt_policy.zero_grad(set_to_none=True)
         self.opt_value.zero_grad(set_to_none=True)
         loss["total"].backward()
@@ -536,11 +604,12 @@ class LocalBackend:
     session that built this could not compare the two fairly: the 2 cores ran at a load
     average near 20, and starting Ray alone took minutes.)"""
 
-    def __init__(self, cfg: A2CConfig, seed: int, limiter: ReplayRatioLimiter | None = None):
+    def __init__(self, cfg: A2CConfig, seed: int, limiter: ReplayRatioLimiter | None = None,
+                 search_hook: SearchHook | None = None):
         self.limiter = limiter or ReplayRatioLimiter(None, 0, 0)
         self.cpu_seconds = 0.0  # actor threads' CPU time (time.thread_time), for the benchmark
-        self.actors = [SelfPlayActor(cfg, int(np.random.SeedSequence([seed, i]).generate_state(1)[0]))
-                       for i in range(cfg.actors)]
+        self.actors = [SelfPlayActor(cfg, int(np.random.SeedSequence([seed, i]).generate_state(1)[0]),
+                                     search_hook=search_hook) for i in range(cfg.actors)]
         self.queue: queue.Queue = queue.Queue(maxsize=2 * cfg.actors + 2)
         self._weights: tuple | None = None
         self._lock = threading.Lock()
@@ -606,7 +675,7 @@ class RayBackend:
     local Ray instance or an existing cluster (``address``); the learner stays in this process."""
 
     def __init__(self, cfg: A2CConfig, seed: int, address: str | None = None, num_cpus: int | None = None,
-                 limiter: ReplayRatioLimiter | None = None):
+                 limiter: ReplayRatioLimiter | None = None, search_hook: SearchHook | None = None):
         try:
             ray = connect_ray(address, num_cpus)
         except ExecutorError as e:
@@ -615,7 +684,7 @@ class RayBackend:
         self.limiter = limiter or ReplayRatioLimiter(None, 0, 0)
         self.idle: list[int] = []  # actors held back by the replay-ratio limiter
         remote = ray.remote(num_cpus=1)(_RayActor)
-        self.actors = [remote.remote(cfg, int(np.random.SeedSequence([seed, i]).generate_state(1)[0]))
+        self.actors = [remote.remote(cfg, int(np.random.SeedSequence([seed, i]).generate_state(1)[0]), search_hook)
                        for i in range(cfg.actors)]
         self.versions = {i: -1 for i in range(len(self.actors))}
         self.pending: dict = {}
@@ -664,9 +733,9 @@ class RayBackend:
 class _RayActor(SelfPlayActor):
     """A :class:`SelfPlayActor` in its own process: one torch thread (the process has one core)."""
 
-    def __init__(self, cfg: A2CConfig, seed: int):
+    def __init__(self, cfg: A2CConfig, seed: int, search_hook: SearchHook | None = None):
         torch.set_num_threads(1)
-        super().__init__(cfg, seed)
+        super().__init__(cfg, seed, search_hook=search_hook)
 
 
 # -- the training loop ------------------------------------------------------------------------
@@ -687,9 +756,11 @@ def initial_policy(init: str | None, cfg: A2CConfig) -> tuple[torch.nn.Module, A
 def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minutes: float | None = None,
              updates: int | None = None, backend: str = "local", ray_address: str | None = None,
              device: str = "cpu", opponent: str = "sl",
-             progress: Callable[[dict], None] | None = None) -> dict:
+             progress: Callable[[dict], None] | None = None, search: SearchTraining | None = None) -> dict:
     """Train (or resume, if ``out`` holds a checkpoint) until ``minutes`` of training time
-    (counted across resumptions) or ``updates`` learner updates; returns the final state."""
+    (counted across resumptions) or ``updates`` learner updates; returns the final state.
+    ``search``: search targets trained by NLL next to A2C (online JPS); a run without search
+    may be resumed with it (fine-tuning from a plain RL checkpoint), not the other way round."""
     from torch.utils.tensorboard import SummaryWriter
 
     from bidlab.agents.neural import load_neural_agent
@@ -706,23 +777,33 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     learner = Learner(cfg, policy, value, device)
     state = {"config": cfg.to_json(), "init": init, "updates": 0, "generated": 0, "learned": 0,
              "seconds": 0.0, "evals": [], "best": None, "resumed": 0}
+    wanted = None if search is None else search.describe()
     if (out / "checkpoint.safetensors").exists():
         old = load_checkpoint(out, learner)
         if A2CConfig.from_json(old["config"]).training_key() != cfg.training_key() or old.get("init") != init:
             raise RLTrainingError(f"{out} holds a run with other settings; use another --out or the same settings")
+        had = (old.get("search") or {}).get("settings")
+        if had is not None and had != wanted:
+            raise RLTrainingError(f"{out} was trained with search targets {had}; resume it with the same search "
+                                  f"settings, not {wanted}")
         state.update(old, config=cfg.to_json(), resumed=old.get("resumed", 0) + 1)
+    if search is not None and "settings" not in (state.get("search") or {}):
+        # search starts here: from scratch, or fine-tuning a plain RL run from this update on
+        state["search"] = {"settings": wanted, "since_update": state["updates"], "searched": 0, "targets": 0}
     # a resumed run draws new games (the seed includes the resume count); the buffer is rebuilt by burn-in
     run_seed = int(np.random.SeedSequence([cfg.seed, state["resumed"]]).generate_state(1)[0])
+    targets = None if search is None else TargetQueue(search.buffer_size)
     replay = ReplayBuffer(cfg.buffer_size, REPLAY_COLUMNS, prioritized=cfg.per, beta=cfg.beta,
                           burn_in=cfg.burn_in, seed=run_seed)
     ev = validation_deals(cfg.eval_boards, cfg.seed)
     opp = load_neural_agent(opponent)
     writer = SummaryWriter(str(out / "tb"), purge_step=state["updates"] or None)
     limiter = ReplayRatioLimiter(cfg.replay_ratio, cfg.burn_in, cfg.batch_size)
+    hook = None if search is None else search.hook
     if backend == "local":
-        actors = LocalBackend(cfg, run_seed, limiter=limiter)
+        actors = LocalBackend(cfg, run_seed, limiter=limiter, search_hook=hook)
     else:
-        actors = RayBackend(cfg, run_seed, ray_address, limiter=limiter)
+        actors = RayBackend(cfg, run_seed, ray_address, limiter=limiter, search_hook=hook)
     learner_cpu = 0.0  # the learner thread's CPU seconds in this process (for the benchmark)
 
     def budget_left() -> bool:
@@ -761,10 +842,16 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
                 replay.add(cols, insert_priorities(batch, cfg.alpha))
                 state["generated"] += len(batch["call"])
                 limiter.add_inserted(len(batch["call"]))
+                if targets is not None and "targets" in batch:
+                    add_search_targets(targets, batch["targets"], state["search"], writer, state["updates"])
             if replay.ready and limiter.learner_may_step():
                 c0 = time.thread_time()
                 slots, cols, w = replay.sample(cfg.batch_size)
-                prio, metrics = learner.step(cols, w)
+                tcols, tw = None, 0.0
+                if targets is not None and len(targets):
+                    tcols = targets.take(search.batch_size)
+                    tw = search.weight * len(tcols["call"]) / search.batch_size  # a sum over batch_size slots
+                prio, metrics = learner.step(cols, w, tcols, tw)
                 replay.update_priorities(slots, prio)
                 learner_cpu += time.thread_time() - c0
                 state["updates"] += 1
@@ -811,6 +898,38 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     return state
 
 
+class TargetQueue:
+    """Search targets waiting for the learner, oldest first; each is taken once. At most
+    ``capacity`` wait (the oldest are dropped when the actors outpace the learner)."""
+
+    def __init__(self, capacity: int):
+        self.capacity = int(capacity)
+        self.cols = {c: np.zeros((0, *shape), dtype) for c, (shape, dtype) in TARGET_COLUMNS.items()}
+
+    def __len__(self) -> int:
+        return len(self.cols["call"])
+
+    def add(self, found: dict[str, np.ndarray]) -> None:
+        self.cols = {c: np.concatenate([v, np.asarray(found[c], v.dtype)])[-self.capacity:] for c, v in self.cols.items()}
+
+    def take(self, k: int) -> dict[str, np.ndarray]:
+        out = {c: v[:k] for c, v in self.cols.items()}
+        self.cols = {c: v[k:] for c, v in self.cols.items()}
+        return out
+
+
+def add_search_targets(queue: TargetQueue, found: dict[str, np.ndarray], counters: dict, writer, step: int) -> None:
+    """Queue one batch's search targets and log them (positions searched, targets, mean gain)."""
+    k = len(found["call"])
+    counters["searched"] += int(found.get("searched", 0))
+    counters["targets"] += k
+    if k:
+        queue.add(found)
+        writer.add_scalar("search/gain", float(np.mean(found["gain"])), step)
+    writer.add_scalar("search/positions", counters["searched"], step)
+    writer.add_scalar("search/targets", counters["targets"], step)
+
+
 def load_state(out: str | Path) -> dict:
     p = Path(out) / "state.json"
     if not p.exists():
@@ -818,4 +937,5 @@ def load_state(out: str | Path) -> dict:
     return json.loads(p.read_text())
 
 
-__all__ = ["A2CConfig", "Learner", "LocalBackend", "RayBackend", "SelfPlayActor", "a2c_loss", "train_rl"]
+__all__ = ["A2CConfig", "Learner", "LocalBackend", "RayBackend", "SearchTraining", "SelfPlayActor", "a2c_loss",
+           "search_nll", "train_rl"]

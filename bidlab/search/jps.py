@@ -43,7 +43,9 @@ Choices (the open points of ../shared/notes/jps-notes.md Sec. 4 "Ambiguities", i
   trainer's small PPO-style clip a call the policy rarely plays moves only slowly, the
   partner's deviation sits at a state the played game never reached, and the return is a
   search estimate rather than the game's outcome. NLL moves the policy straight to the joint
-  change and touches nothing else of the A2C update.
+  change and touches nothing else of the A2C update. In RL training (``bidlab train rl
+  --jps RATIO``) :class:`RLSearchHook` runs this in the actor on each finished batch and
+  :class:`bidlab.learn.a2c.SearchTraining` adds the NLL term (weight 0.1, each target used once).
 
 Values are IMPs for P1's side against the reference NS score ``reference_ns`` (the other
 table's result in self-play, Tian's duplicate reward); without one, the first rollout of the
@@ -59,6 +61,7 @@ from urllib.parse import parse_qsl
 import numpy as np
 
 from bidlab.agents.base import AgentBase
+from bidlab.agents.neural import NeuralAgent
 from bidlab.agents.registry import AgentSpecError, make_agent, register
 from bidlab.bridge.calls import NUM_CALLS, Call
 from bidlab.dd import solve_contracts
@@ -444,6 +447,34 @@ def jps_targets_for_batch(end: AuctionState, dd: np.ndarray, policy: Policy, *, 
     out["searched"] = np.array(len(rows))
     out["rollouts"] = np.array(result.rollouts)
     return out
+
+
+class RLSearchHook:
+    """The search hook of ``bidlab train rl --jps RATIO`` (:class:`bidlab.learn.a2c.SearchTraining`):
+    called by the self-play actor on each finished batch with its current policy net, it
+    returns :func:`jps_targets_for_batch` NLL targets of JPS (``joint=True``) or of 1-search
+    (P1 only). A plain class, so Ray can ship it to its actor processes."""
+
+    def __init__(self, ratio: float, *, joint: bool = True, config: JPSSearchConfig | None = None,
+                 min_gain: float = 0.0):
+        if not 0.0 < ratio <= 1.0:
+            raise JPSSearchError(f"the search ratio (fraction of games searched) must be in (0, 1], got {ratio}")
+        self.ratio = float(ratio)
+        self.joint = bool(joint)
+        self.config = config or JPSSearchConfig.cpu()
+        self.min_gain = float(min_gain)
+
+    def settings(self) -> dict:
+        """What the search is (the run records it and a resume must match it)."""
+        c = self.config
+        return {"search": "jps" if self.joint else "1-search", "ratio": self.ratio, "threshold": c.threshold,
+                "opponent_samples": c.opponent_samples, "rollouts": c.rollouts, "partner": c.partner,
+                "max_candidates": c.max_candidates, "min_gain": self.min_gain}
+
+    def __call__(self, end: AuctionState, dd: np.ndarray, net, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        sigma = NeuralAgent(net, mode="sample")  # only its probabilities are used: SampledPolicy draws with rng
+        return jps_targets_for_batch(end, dd, sigma, ratio=self.ratio, rng=rng, config=self.config, mode="nll",
+                                     joint=self.joint, min_gain=self.min_gain)
 
 
 def _empty_targets(mode: str) -> dict[str, np.ndarray]:
