@@ -24,7 +24,9 @@ def test_limits_by_hand():
     lim = ReplayRatioLimiter(0.5, burn_in=100, slack=64)
     lim.add_inserted(100)            # burn-in done, nothing learned: the actor may make one more batch
     assert lim.actor_may_play() and lim.learner_may_step()
-    lim.add_produced(300)            # queued, not yet in the buffer: the actor waits for the learner
+    lim.add_produced(300)            # queued, not yet in the buffer: one batch ahead is allowed,
+    assert lim.actor_may_play()      # 0.5 * (300 - 300 - 100) <= 0
+    lim.add_produced(300)            # two batches ahead: the actor waits for the learner
     assert not lim.actor_may_play()
     lim.add_inserted(300)            # 0.5 * 300 = 150 transitions may be learned, + 64 slack
     lim.add_learned(150)
@@ -43,7 +45,7 @@ def test_limits_by_hand():
 @pytest.mark.parametrize("ratio", [0.5, 4.0])
 def test_training_holds_the_replay_ratio(tmp_path, ratio):
     """A tiny local run: after the burn-in, learned / generated stays within one batch of each
-    side of the ratio. Free-running, this tiny loop gives a ratio near 0.7 (measured: 1,280
+    side of the ratio (two on the actor's: it may start one batch ahead). Free-running, this tiny loop gives a ratio near 0.7 (measured: 1,280
     learned, 1,849 generated after the burn-in), outside both bounds below for 0.5 (the learner
     must wait) and for 4 (the actor must wait)."""
     cfg = A2CConfig.tiny(eval_every=1000, replay_ratio=ratio)
@@ -52,7 +54,8 @@ def test_training_holds_the_replay_ratio(tmp_path, ratio):
     after = run["generated"] - cfg.burn_in
     learned = run["learned"]
     assert learned == 20 * cfg.batch_size
-    assert (learned - 2 * cfg.batch_size) / ratio <= after <= learned / ratio + run["largest_batch"]
+    # the actor runs at most one batch ahead of the ratio, plus the batch it is playing
+    assert (learned - 2 * cfg.batch_size) / ratio <= after <= learned / ratio + 2 * run["largest_batch"]
 
 
 def test_replay_ratio_does_not_change_the_training_key():
