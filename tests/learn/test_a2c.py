@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import signal
-import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -21,6 +17,7 @@ from bidlab.envs.rollout import Decision, duplicate
 from bidlab.envs.state import encode_value636
 from bidlab.learn.a2c import A2CConfig, SelfPlayActor, a2c_loss, features, train_rl
 from bidlab.nets import load_model
+from tests.kill_training import run_until_updates_then_kill9
 
 
 def test_loss_pieces_by_hand():
@@ -167,27 +164,8 @@ def test_resume_after_kill9(tmp_path):
     out = tmp_path / "run"
     cmd = [sys.executable, "-c", "from bidlab.cli import main; main()", "train", "rl", "--init", "none", "--preset", "tiny",
            "--out", str(out), "--updates", "100000", "--eval-every", "1000"]
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    ck = out / "state.json"
-    try:
-        # wait for a checkpoint past the first one (update 0), then kill -9
-        while True:
-            if proc.poll() is not None:
-                raise AssertionError(proc.stderr.read().decode())
-            if ck.exists():
-                try:
-                    if json.loads(ck.read_text())["updates"] >= 20:
-                        break
-                except (json.JSONDecodeError, KeyError):
-                    pass
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    at_kill = json.loads(ck.read_text())["updates"]
+    # wait for a checkpoint past the first one (update 0), then kill -9
+    at_kill = run_until_updates_then_kill9(cmd, out / "state.json")["updates"]
     assert at_kill >= 20 and at_kill % 10 == 0
     cfg = A2CConfig.tiny(eval_every=1000)
     seen = []

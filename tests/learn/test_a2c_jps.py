@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -29,6 +27,7 @@ from bidlab.learn.a2c import (
 )
 from bidlab.nets import build
 from bidlab.search.jps import JPSSearchConfig, JPSSearchError, RLSearchHook
+from tests.kill_training import run_until_updates_then_kill9
 
 # small search for the tiny random policy (its auctions are long and its calls near uniform)
 SMALL = JPSSearchConfig(opponent_samples=1, rollouts=1, max_candidates=2)
@@ -148,25 +147,8 @@ def test_cli_jps_resume_after_kill9(tmp_path):
     base = [sys.executable, "-c", "from bidlab.cli import main; main()", "train", "rl", "--init", "none", "--preset",
             "tiny", "--out", str(out), "--eval-every", "1000", "--jps", "0.2"]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(base + ["--updates", "100000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     ck = out / "state.json"
-    try:
-        while True:
-            if proc.poll() is not None:
-                raise AssertionError(proc.stderr.read().decode())
-            if ck.exists():
-                try:
-                    if json.loads(ck.read_text())["updates"] >= 20:
-                        break
-                except (json.JSONDecodeError, KeyError):
-                    pass
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    at_kill = json.loads(ck.read_text())
+    at_kill = run_until_updates_then_kill9(base + ["--updates", "100000"], ck)
     assert at_kill["search"]["settings"]["ratio"] == 0.2 and at_kill["search"]["searched"] > 0
     r = subprocess.run(base + ["--updates", str(at_kill["updates"] + 10)], capture_output=True, text=True, env=env)
     assert r.returncode == 0, r.stderr
