@@ -33,7 +33,7 @@ import torch
 from bidlab.agents.base import AgentBase, BiddingView, Decision
 from bidlab.bridge.calls import Call
 from bidlab.bridge.features import OPENSPIEL480, PACKED_BYTES, unpack_observations
-from bidlab.envs.state import AuctionState, observe, views_state
+from bidlab.envs.state import AuctionState, observe, packed_observations, views_state
 from bidlab.errors import BidlabError
 from bidlab.nets import ModelFileError, load_model
 
@@ -83,7 +83,7 @@ class NeuralAgent(AgentBase):
             x = torch.from_numpy(observe(state)).to(self.device)
             with torch.inference_mode():
                 return self.net(x).float()
-        packed = np.ascontiguousarray(state.bits[np.arange(n), state.to_act])
+        packed = packed_observations(state)
         keys = packed.view(np.dtype((np.void, PACKED_BYTES))).reshape(n)
         _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
         # Never shrink the batch below MIN_FORWARD_BATCH rows (padding with a repeat): see there.

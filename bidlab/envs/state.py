@@ -337,32 +337,44 @@ def random_calls(state: AuctionState, rng: np.random.Generator) -> np.ndarray:
 # -- reading ----------------------------------------------------------------------------------
 
 
+def _out_buffer(out: np.ndarray | None, n: int, width: int) -> np.ndarray:
+    """``out`` checked as float32[n, width], or a new one."""
+    if out is None:
+        return np.empty((n, width), np.float32)
+    if out.shape != (n, width) or out.dtype != np.float32:
+        raise StateError(f"out must be float32[{n}, {width}], got {out.dtype}{list(out.shape)}")
+    return out
+
+
+def _seats(state: AuctionState, seat) -> np.ndarray:
+    """The player to act at every table, or ``seat`` checked as n seats 0..3."""
+    if seat is None:
+        return state.to_act
+    seat = np.asarray(seat)
+    if seat.shape != (state.n,) or not np.issubdtype(seat.dtype, np.integer) or \
+            (seat.size and (seat.min() < 0 or seat.max() > 3)):
+        raise StateError(f"seat must be an integer array of {state.n} seats 0..3")
+    return seat
+
+
+def packed_observations(state: AuctionState, seat=None) -> np.ndarray:
+    """The bit-packed 480 (uint8[n, 60], the state's own packing) of the player to act at every
+    table (or of ``seat[t]``): a copy, usable as a key for identical observations."""
+    n = state.n
+    seat = _seats(state, seat)
+    return state.bits.reshape(n * 4, PACKED_BYTES).take(np.arange(n) * 4 + seat, axis=0, mode="clip")
+
+
 def observe(state: AuctionState, out: np.ndarray | None = None, seat=None) -> np.ndarray:
     """openspiel480 of the player to act at every table (or of ``seat[t]``) into ``out``."""
-    n = state.n
-    if out is None:
-        out = np.empty((n, OPENSPIEL480), np.float32)
-    elif out.shape != (n, OPENSPIEL480) or out.dtype != np.float32:
-        raise StateError(f"out must be float32[{n}, {OPENSPIEL480}], got {out.dtype}{list(out.shape)}")
-    if seat is None:
-        seat = state.to_act
-    else:
-        seat = np.asarray(seat)
-        if seat.shape != (n,) or not np.issubdtype(seat.dtype, np.integer) or \
-                (seat.size and (seat.min() < 0 or seat.max() > 3)):
-            raise StateError(f"seat must be an integer array of {n} seats 0..3")
-    packed = state.bits.reshape(n * 4, PACKED_BYTES).take(np.arange(n) * 4 + seat, axis=0, mode="clip")
-    return unpack_observations(packed, out)
+    out = _out_buffer(out, state.n, OPENSPIEL480)
+    return unpack_observations(packed_observations(state, seat), out)
 
 
 def observe636(state: AuctionState, out: np.ndarray | None = None, seat=None) -> np.ndarray:
     """value636 (480 + LHO's, partner's and RHO's cards) of the player to act (or ``seat``)."""
-    n = state.n
-    if out is None:
-        out = np.empty((n, VALUE636), np.float32)
-    elif out.shape != (n, VALUE636) or out.dtype != np.float32:
-        raise StateError(f"out must be float32[{n}, {VALUE636}], got {out.dtype}{list(out.shape)}")
-    seat = state.to_act if seat is None else np.asarray(seat)
+    out = _out_buffer(out, state.n, VALUE636)
+    seat = _seats(state, seat)
     observe(state, out=out[:, :OPENSPIEL480], seat=seat)
     write_hidden_hands(out[:, OPENSPIEL480:], state.deals, seat.astype(np.int64))
     return out
@@ -429,6 +441,6 @@ def views_state(views) -> AuctionState:
 __all__ = [
     "MAX_AUCTION_LENGTH", "NO_CALL", "AuctionState", "Call", "Contracts", "FinishedTableError",
     "IllegalCallInBatchError", "StateError", "concat", "contracts", "encode_openspiel480",
-    "encode_value636", "from_prefix", "init", "observe", "observe636", "random_calls", "repeat",
+    "encode_value636", "from_prefix", "init", "observe", "observe636", "packed_observations", "random_calls", "repeat",
     "reset_rows", "step", "step_", "views_state", "with_hands",
 ]
