@@ -59,6 +59,7 @@ BAD_INPUTS = [
     (["spades", "summary", "{tmp}/afile"], "afile"),
     (["jps", "table2", "--samples", "x,y", "--results", "{tmp}/t2.json"], "--samples"),
     (["jps", "table1", "--games", "nosuchgame", "--results", "{tmp}/t1.json"], "nosuchgame"),
+    (["train", "rl", "--updates", "1", "--out", "{tmp}/rl", "--jps", "0.1", "--jps-loss", "mse"], "--jps-loss"),
     (["nope"], "No such command"),
     (["deal", "--colour"], "--colour"),
 ]

@@ -180,9 +180,14 @@ def train_rl_cmd(
     threads: int = typer.Option(1, min=1, help="Torch CPU threads per thread of work (1 is often fastest when other jobs share the cores)."),
     jps: float = typer.Option(None, "--jps", min=0.0, max=1.0,
                               help="Online joint policy search (Tian et al. Sec. 7.3) in this fraction of self-play "
-                              "games (Table 3: 0.01, 0.05, 0.1); its calls are trained by NLL next to A2C."),
+                              "games (Table 3: 0.01, 0.05, 0.1); its results are trained next to A2C."),
     jps_1search: bool = typer.Option(False, "--jps-1search", help="With --jps: search P1's call only (1-search, the Table 3 ablation)."),
-    jps_weight: float = typer.Option(0.1, "--jps-weight", min=0.0, help="With --jps: weight of the search targets' NLL term."),
+    jps_loss: str = typer.Option("pg", "--jps-loss",
+                                 help="With --jps: how search results train the policy. pg: greedy rollouts of every "
+                                 "candidate on the true deal, all candidates' values in a policy-gradient term; "
+                                 "nll: 5 x 5 sampled rollouts, the best call as an NLL target (the first version)."),
+    jps_weight: float = typer.Option(None, "--jps-weight", min=0.0,
+                                     help="With --jps: weight of the search term; default 1 for pg, 0.1 for nll."),
 ) -> None:
     """A2C self-play with prioritized replay and a hidden-information value net (Qiu et al. Sec. IV),
     from the SL policy. Rerun the same command to resume after a kill. --jps RATIO adds online
@@ -203,8 +208,15 @@ def train_rl_cmd(
         if jps <= 0:
             console.print("[red]error:[/red] --jps RATIO must be above 0 (the fraction of games searched)")
             raise typer.Exit(2)
-        hook = RLSearchHook(jps, joint=not jps_1search)
-        search = SearchTraining(hook, hook.settings(), weight=jps_weight)
+        if jps_loss not in ("pg", "nll"):
+            raise typer.BadParameter(f"must be pg or nll, got {jps_loss!r}", param_hint="--jps-loss")
+        if jps_loss == "pg":
+            hook = RLSearchHook(jps, joint=not jps_1search, loss="pg")
+            search = SearchTraining(hook, hook.settings(), weight=1.0 if jps_weight is None else jps_weight,
+                                    batch_size=128, loss="pg")
+        else:
+            hook = RLSearchHook(jps, joint=not jps_1search, loss="nll", informative=False)
+            search = SearchTraining(hook, hook.settings(), weight=0.1 if jps_weight is None else jps_weight)
     torch.set_num_threads(threads)
     kw = {"per": not no_per, "hidden_info": not no_hidden_info, "seed": seed}
     for k, v in (("actors", actors), ("eval_every", eval_every), ("eval_boards", eval_boards),
@@ -238,8 +250,10 @@ def train_rl_cmd(
             live = f"{evals[-1]['imps']:+.2f}±{evals[-1]['se']:.2f}" if evals else "-"
             m = ev["metrics"]
             srch = ev.get("search")
-            found = (f"  searched {srch['searched']} targets {srch['targets']} nll {m.get('search_nll', 0):.2f}"
-                     if search is not None and srch else "")
+            found = ""
+            if search is not None and srch:
+                found = f"  searched {srch['searched']} targets {srch['targets']}" + "".join(
+                    f" {k[7:]} {v:+.3f}" for k, v in m.items() if k.startswith("search_"))
             task.note(f"upd {ev['updates']}  IMPs vs SL {live} (best {best['imps']:+.2f})  "
                       f"gen {ev['generated_per_s']:.0f}/s learn {ev['learned_per_s']:.0f}/s  "
                       f"H {m.get('entropy', 0):.3f} v {m.get('value', 0):.3f}{found}")

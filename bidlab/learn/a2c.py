@@ -55,20 +55,23 @@ says what the authors' code does):
   1,000 validation boards.
 - **Search targets (issue #17, online JPS):** ``train_rl(..., search=SearchTraining(...))``
   passes in a hook that the actor calls on each finished self-play batch (learning does not
-  import search; the CLI builds the hook from :mod:`bidlab.search.jps`). The calls it returns
-  (P1's and P2's improved calls at their infosets) wait in a small separate queue, and every
-  learner update takes up to ``batch_size`` of them, each used once, and adds
-  ``weight * sum(-log pi(target)) / batch_size`` to the A2C loss (:func:`search_nll`). Used
-  once, not resampled from a ring: in a pilot that sampled 32 targets per update from a ring
-  buffer, the first few dozen targets were replayed hundreds of times (Adan takes full-size
-  steps along a consistent gradient) and both the 1-search and the JPS run lost ~0.4
-  IMPs/board on validation within 50 updates while plain A2C did not. The queue is not
-  checkpointed: after a resume it refills from the next searched batches.
+  import search; the CLI builds the hook from :mod:`bidlab.search.jps`). What it returns waits
+  in a small separate queue, and every learner update takes up to ``batch_size`` of them, each
+  used once, and adds ``weight * sum(term) / batch_size`` to the A2C loss: with ``loss="pg"``
+  (the CLI's default) each row is a searched infoset with all its candidates' values and the
+  term is :func:`search_policy_gradient`; with ``loss="nll"`` each row is one improved call and
+  the term is :func:`search_nll`. Used once, not resampled from a ring: in a pilot that
+  sampled 32 NLL targets per update from a ring buffer, the first few dozen targets were
+  replayed hundreds of times (Adan takes full-size steps along a consistent gradient) and both
+  the 1-search and the JPS run lost ~0.4 IMPs/board on validation within 50 updates while
+  plain A2C did not. The queue is not checkpointed: after a resume it refills from the next
+  searched batches.
 - **Evaluation:** greedy play of the learner's policy against the SL policy, as a duplicate
   match on a fixed sample of validation deals with the 16-board dealer/vulnerability cycle
   (the authors' Fig. 2 uses 50k validation deals; we use ``eval_boards``). The best policy on
   validation is kept as ``best.safetensors`` + ``best.json`` (a plain policy model file, so
-  ``nn:runs/rl/best`` bids in ``bidlab match``).
+  ``nn:runs/rl/best`` bids in ``bidlab match``); every checkpoint also writes the run's latest
+  policy as ``final.safetensors`` + ``final.json`` (``nn:runs/rl/final``).
 """
 
 from __future__ import annotations
@@ -87,6 +90,7 @@ import torch
 
 from bidlab.agents.neural import NeuralAgent
 from bidlab.bridge import board_vulnerability, rules
+from bidlab.bridge.calls import NUM_CALLS
 from bidlab.bridge.features import OPENSPIEL480, VALUE636, unpack_observations, write_hidden_hands
 from bidlab.envs.rollout import Decision, duplicate, rollout, score
 from bidlab.envs.scoring import imps_array
@@ -239,7 +243,10 @@ TARGET_COLUMNS = {
     "obs": ((PACKED480,), np.uint8),   # the 480 of the player whose call the search improved
     "code": ((), np.int32),            # auction state code there (legal calls)
     "call": ((), np.int16),            # the searched call: NLL target
+    "cand": ((NUM_CALLS,), np.bool_),  # the candidates searched there (policy-gradient targets)
+    "q": ((NUM_CALLS,), np.float32),   # their values, IMPs (policy-gradient targets)
 }
+SEARCH_LOSSES = ("pg", "nll")
 
 
 @dataclass(frozen=True)
@@ -252,21 +259,43 @@ class SearchTraining:
     weight: float = 0.1
     batch_size: int = 32
     buffer_size: int = 4096
+    loss: str = "nll"  # "pg": search_policy_gradient over all candidates; "nll": search_nll of the best
 
     def __post_init__(self) -> None:
         if self.weight < 0 or self.batch_size < 1 or self.buffer_size < self.batch_size:
             raise RLTrainingError(f"search targets need weight >= 0 and 1 <= batch <= buffer, got weight "
                                   f"{self.weight}, batch {self.batch_size}, buffer {self.buffer_size}")
+        if self.loss not in SEARCH_LOSSES:
+            raise RLTrainingError(f"search loss must be one of {', '.join(SEARCH_LOSSES)}, got {self.loss!r}")
 
     def describe(self) -> dict:
         return {**self.settings, "weight": self.weight, "batch_size": self.batch_size,
-                "buffer_size": self.buffer_size, "use": "once"}
+                "buffer_size": self.buffer_size, "use": "once", "learner_loss": self.loss}
 
 
 def search_nll(logits: torch.Tensor, legal: torch.Tensor, calls: torch.Tensor) -> torch.Tensor:
     """Mean ``-log pi(call)`` of the searched calls under the legal-masked softmax."""
     logp = torch.log_softmax(logits.masked_fill(~legal, float("-inf")), dim=-1)
     return -logp.gather(1, calls[:, None]).mean()
+
+
+def search_policy_gradient(logits: torch.Tensor, cand: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
+    """All-actions policy gradient at searched infosets: minus the mean over rows of
+    ``sum_a pi_C(a) (q(a) - sum_b pi_C(b) q(b)) / 24``, ``pi_C`` the policy renormalised over
+    the searched candidates and ``q`` their values (IMPs; / 24 is the RL reward's unit).
+
+    Its gradient is that of the expected value of the candidates under pi at the infoset
+    (the baseline only lowers variance): every candidate moves by its value against the
+    policy's mean, not only the per-deal best one. The deal at a searched infoset is drawn by
+    self-play, so over many deals this is an unbiased step towards the call with the best
+    mean value at the infoset, where NLL of each deal's best call moves towards the call that
+    is most often best (a call that wins a little on most deals and loses a lot on the rest
+    would win under NLL). Calls outside the candidates keep their share of pi."""
+    z = logits.masked_fill(~cand, float("-inf"))
+    p = torch.softmax(z, dim=-1)
+    qz = q.masked_fill(~cand, 0.0)
+    adv = (qz - (p.detach() * qz).sum(1, keepdim=True)).masked_fill(~cand, 0.0)
+    return -(p.masked_fill(~cand, 0.0) * adv).sum(1).mean() / 24.0
 
 
 class _SamplingPolicy:
@@ -414,9 +443,11 @@ class Learner:
         self.opt_value = _adan(self.value.parameters(), cfg.lr_value)
 
     def step(self, cols: dict[str, np.ndarray], weights: np.ndarray, targets: dict[str, np.ndarray] | None = None,
-             target_weight: float = 0.0) -> tuple[np.ndarray, dict[str, float]]:
+             target_weight: float = 0.0, target_loss: str = "nll") -> tuple[np.ndarray, dict[str, float]]:
         """One update; returns the new priorities ``|r - V(h)|^alpha`` and the loss pieces.
-        ``targets`` (:data:`TARGET_COLUMNS`): search targets, ``target_weight * search_nll`` joins the loss."""
+        ``targets`` (:data:`TARGET_COLUMNS`): search targets; ``target_weight`` times
+        :func:`search_nll` (``target_loss="nll"``) or :func:`search_policy_gradient` (``"pg"``)
+        joins the loss."""
         x, h, legal = features(cols, self.cfg.hidden_info)
         dev = self.device
         t = {k: torch.from_numpy(np.ascontiguousarray(v)).to(dev) for k, v in
@@ -431,10 +462,15 @@ class Learner:
                         entropy_coef=self.cfg.entropy)
         if targets is not None and len(targets["call"]):
             tx, _, tlegal = features(targets, False)
-            nll = search_nll(self.policy(torch.from_numpy(tx).to(dev)), torch.from_numpy(tlegal).to(dev),
-                             torch.from_numpy(targets["call"].astype(np.int64)).to(dev))
-            loss["total"] = loss["total"] + target_weight * nll
-            loss["search_nll"] = nll
+            tlogits = self.policy(torch.from_numpy(tx).to(dev))
+            if target_loss == "pg":
+                term = search_policy_gradient(tlogits, torch.from_numpy(targets["cand"]).to(dev),
+                                              torch.from_numpy(targets["q"]).to(dev))
+            else:
+                term = search_nll(tlogits, torch.from_numpy(tlegal).to(dev),
+                                  torch.from_numpy(targets["call"].astype(np.int64)).to(dev))
+            loss["total"] = loss["total"] + target_weight * term
+            loss[f"search_{target_loss}"] = term
         self.opt_policy.zero_grad(set_to_none=True)
         self.opt_value.zero_grad(set_to_none=True)
         loss["total"].backward()
@@ -829,6 +865,9 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
 
     def checkpoint() -> None:
         save_checkpoint(out, learner, state)
+        # the run's latest policy as a plain model file (nn:RUN/final), beside the best on validation
+        save_model(out / "final", learner.policy, info={
+            "rl": {"init": init, "config": cfg.to_json(), "update": state["updates"], "opponent": opponent}})
 
     last = {"t": time.perf_counter(), "gen": state["generated"], "learned": state["learned"]}
     rates = {"generated_per_s": 0.0, "learned_per_s": 0.0}
@@ -854,7 +893,7 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
                 if targets is not None and len(targets):
                     tcols = targets.take(search.batch_size)
                     tw = search.weight * len(tcols["call"]) / search.batch_size  # a sum over batch_size slots
-                prio, metrics = learner.step(cols, w, tcols, tw)
+                prio, metrics = learner.step(cols, w, tcols, tw, "nll" if search is None else search.loss)
                 replay.update_priorities(slots, prio)
                 learner_cpu += time.thread_time() - c0
                 state["updates"] += 1

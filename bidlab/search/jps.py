@@ -26,26 +26,40 @@ Choices (the open points of ../shared/notes/jps-notes.md Sec. 4 "Ambiguities", i
   specific partner answer below one that does not -- exactly what JPS is meant to fix. Max
   over noisy estimates is biased upwards (the winner's curse): the reported ``gain`` is an
   optimistic estimate, and the chosen pair is what training sees, not the gain.
-- **5 x 5 as in the paper** (5 opponent samples, each P2 branch rolled out 5 times), not
-  the code's 5 rollouts per P1 call with one rollout per partner branch: with one rollout a
-  branch's value is a single sampled auction, and the max over branches would mostly pick
-  noise. Both counts are settings; ``JPSSearchConfig.paper()`` is 5 x 5.
+- **rollouts: greedy in training by default, 5 x 5 sampled as a setting.** The paper samples
+  5 opponent calls after P1 and 5 rollouts after P2 (``JPSSearchConfig.paper()``; the code
+  has 5 rollouts per P1 call and one per partner branch). ``bidlab train rl --jps`` uses
+  ``JPSSearchConfig.greedy()``: one opponent call and one rollout per branch, all by the
+  greedy policy, the way the trained policy bids in matches. On the true deal a greedy
+  continuation is deterministic, so every candidate's value is exact on that deal: no
+  estimation noise, and the max over P2's branches is a real best response on the deal, not
+  the winner's curse of a max over 5-sample means (which made most of the first version's
+  targets noise). The averaging over hidden hands that the 5 x 5 sampling was doing comes
+  from self-play itself: each searched infoset is reached on many deals over training.
 - **per-game dice** (Sec. 7.3: "a game thread works on one of the two modes decided by rolling
   a dice"; ``search_new`` in the code), not per move: a game chosen for search is searched at
   one uniformly drawn decision of it (:func:`jps_targets_for_batch`), so a search ratio is the
-  fraction of games that contribute search targets.
-- **search results enter training as supervised NLL targets** by default: the P1 call at P1's
-  infoset and the P2 call at each P2 infoset where P2 deviates (:func:`training_targets`,
-  ``mode="nll"``), as the NeurIPS version stores the best sequence with ``search=1``. Replacing
-  ``a`` in a stored A2C transition (``mode="replace"``, the older search actor) is also
-  provided, with the searched call's estimated return as the reward and its log-probability
-  under the current policy as the behaviour log-prob (ratio 1 at the start): but with the
-  trainer's small PPO-style clip a call the policy rarely plays moves only slowly, the
-  partner's deviation sits at a state the played game never reached, and the return is a
-  search estimate rather than the game's outcome. NLL moves the policy straight to the joint
-  change and touches nothing else of the A2C update. In RL training (``bidlab train rl
-  --jps RATIO``) :class:`RLSearchHook` runs this in the actor on each finished batch and
-  :class:`bidlab.learn.a2c.SearchTraining` adds the NLL term (weight 0.1, each target used once).
+  fraction of games that contribute search targets. The decision is drawn among those where
+  sigma has two or more candidates (``informative=True``, the training default): a forced pass
+  has nothing to search.
+- **search results enter training as a policy-gradient term over all candidates** by
+  default (:func:`training_targets`, ``mode="pg"``, and
+  :func:`bidlab.learn.a2c.search_policy_gradient`): at P1's infoset every candidate with its
+  joint value (P2 best-responding), and at P2's infosets under P1's chosen call every P2
+  candidate with its value; the learner ascends ``sum_a pi_C(a) q(a)``. This is the gradient
+  of the searched infoset's expected value, so over the deals that reach an infoset it moves
+  towards the call with the best *mean* value; NLL of each deal's best call (the NeurIPS
+  version's ``search=1`` sequences, ``mode="nll"``) moves towards the call that is *most often*
+  best, and with full knowledge of the deal that is a different call wherever one call wins
+  a little on most deals and loses a lot on the rest. Replacing ``a`` in a stored A2C
+  transition (``mode="replace"``, the older search actor) is also provided, with the searched
+  call's estimated return as the reward and its log-probability under the current policy as
+  the behaviour log-prob (ratio 1 at the start): but with the trainer's small PPO-style clip a
+  call the policy rarely plays moves only slowly, the partner's deviation sits at a state the
+  played game never reached, and the return is a search estimate rather than the game's
+  outcome. In RL training (``bidlab train rl --jps RATIO``) :class:`RLSearchHook` runs this in
+  the actor on each finished batch and :class:`bidlab.learn.a2c.SearchTraining` adds the term
+  (weight 1, up to 128 searched infosets per update, each used once).
 
 Values are IMPs for P1's side against the reference NS score ``reference_ns`` (the other
 table's result in self-play, Tian's duplicate reward); without one, the first rollout of the
@@ -59,6 +73,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
 import numpy as np
+import torch
 
 from bidlab.agents.base import AgentBase
 from bidlab.agents.neural import NeuralAgent
@@ -67,11 +82,15 @@ from bidlab.bridge.calls import NUM_CALLS, Call
 from bidlab.dd import solve_contracts
 from bidlab.envs.rollout import Decision, Policy, TrickSolver, rollout, score
 from bidlab.envs.scoring import imps_array
-from bidlab.envs.state import AuctionState, concat, from_prefix, repeat, step_, with_hands
+from bidlab.envs.state import AuctionState, concat, from_prefix, observe, repeat, step_, with_hands
 from bidlab.errors import BidlabError
+from bidlab.learn.belief import load_belief
+from bidlab.learn.belief import probabilities as belief_probabilities
+from bidlab.nets import ModelFileError
+from bidlab.search.sampler import DealSampler, belief_by_seat
 
 PARTNER_MODES = ("max", "mean")
-TARGET_MODES = ("nll", "replace")
+TARGET_MODES = ("pg", "nll", "replace")
 
 
 class JPSSearchError(BidlabError, ValueError):
@@ -106,6 +125,14 @@ class JPSSearchConfig:
     @classmethod
     def cpu(cls) -> JPSSearchConfig:
         return cls.paper()  # the search is cheap next to self-play at 1-10% of games
+
+    @classmethod
+    def greedy(cls, threshold: float = 0.05) -> JPSSearchConfig:
+        """Rollouts by the greedy policy, the way the trained policy bids in matches: every
+        continuation is deterministic given the deal, so one opponent call and one rollout per
+        branch give each candidate's exact value on the deal (no estimation noise, no winner's
+        curse in the max over P2's branches). The default of ``bidlab train rl --jps``."""
+        return cls(threshold=threshold, opponent_samples=1, rollouts=1, sample_rollouts=False)
 
     @classmethod
     def test_time(cls, threshold: float = 0.05) -> JPSSearchConfig:
@@ -205,6 +232,9 @@ class JointSearchResult:
     p2_value: np.ndarray         # float64[n * opponent_samples]: value of that choice
     p2_keep_value: np.ndarray    # float64[n * opponent_samples]: value of keeping sigma there
     rollouts: int                # rollouts played in all
+    p2_cand_row: np.ndarray      # int64[m]: P2's candidates at the p2_* rows (index into p2_state)
+    p2_cand_call: np.ndarray     # int64[m]: the candidate call
+    p2_cand_value: np.ndarray    # float64[m]: its value (P2 plays it, sigma after)
 
     @property
     def n(self) -> int:
@@ -328,6 +358,10 @@ def joint_search(state: AuctionState, policy: Policy, *, reference_ns=None, dd: 
     best_k = _first_per_group(pos1, joint_value, prob1)
     one_k = _first_per_group(pos1, one_value, prob1)
     chosen = (best_k[:, None] * ro + np.arange(ro)).ravel()
+    # P2's candidates at the infosets of the chosen P1 calls (the policy-gradient targets)
+    where = np.full(len(s2), -1, np.int64)
+    where[chosen] = np.arange(len(chosen))
+    at = where[r2] >= 0
     return JointSearchResult(
         state=state, cand_pos=pos1.astype(np.int64), cand_call=a1.astype(np.int64), cand_prob=prob1,
         one_value=one_value, joint_value=joint_value, policy_value=policy_value,
@@ -336,6 +370,7 @@ def joint_search(state: AuctionState, policy: Policy, *, reference_ns=None, dd: 
         opponent_samples=ro, p2_state=s2.take(chosen),
         p2_call=p2_call[chosen] if cfg.partner == "max" else np.full(len(chosen), -1, np.int64),
         p2_value=p2_best[chosen], p2_keep_value=keep[chosen], rollouts=leaves.n,
+        p2_cand_row=where[r2[at]], p2_cand_call=a2[at].astype(np.int64), p2_cand_value=q[at],
     )
 
 
@@ -353,17 +388,47 @@ def _rows_of(state: AuctionState, rows: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
-def training_targets(result: JointSearchResult, mode: str = "nll", *, min_gain: float = 0.0,
+def _value_rows(state: AuctionState, row: np.ndarray, call: np.ndarray, value: np.ndarray,
+                probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Candidates ``(row, call, value)`` grouped into ``cand bool[m, 38]`` and ``q float32[m, 38]``
+    (IMPs, 0 off the candidates) at the rows of ``state`` whose candidates' values differ (where
+    all are equal the policy gradient is zero). Returns ``(rows, cand, q, gain)``: ``gain`` is
+    the best value minus the policy-weighted mean over the candidates (IMPs)."""
+    cand = np.zeros((state.n, NUM_CALLS), bool)
+    q = np.zeros((state.n, NUM_CALLS), np.float64)
+    cand[row, call] = True
+    q[row, call] = value
+    hi = np.where(cand, q, -np.inf).max(axis=1)
+    lo = np.where(cand, q, np.inf).min(axis=1)
+    rows = np.flatnonzero(hi > lo)
+    w = np.where(cand[rows], probs[rows], 0.0)
+    w /= np.maximum(w.sum(axis=1, keepdims=True), 1e-12)
+    gain = hi[rows] - (w * q[rows]).sum(axis=1)
+    return rows, cand[rows], q[rows].astype(np.float32), gain.astype(np.float32)
+
+
+def training_targets(result: JointSearchResult, mode: str = "pg", *, min_gain: float = 0.0,
                      policy: Policy | None = None) -> dict[str, np.ndarray]:
     """Turn search results into training rows for the RL learner (module docstring: choice).
 
-    Only positions whose joint change is estimated to gain more than ``min_gain`` IMPs give
-    rows. Each position gives P1's row (its infoset, the searched call) and, for every
-    opponent sample where P2 changes, P2's row (P2's infoset there, P2's call).
+    ``mode="pg"`` (the default): every searched infoset whose candidates' values differ gives
+    one row with all its candidates and their values: P1's row (values: the joint values, P2
+    best-responding; with ``joint=False`` the search's joint value is the 1-search value) and
+    P2's rows at its infosets under P1's chosen call (values: P2 plays the candidate, sigma
+    after). Columns ``obs`` (packed 480 of the player to act), ``deal``, ``seat``, ``code``,
+    ``cand`` (``bool[38]``), ``q`` (``float32[38]``, IMPs), ``call`` (the best candidate),
+    ``role`` (1 P1, 2 P2), ``gain`` (best minus the policy's mean over the candidates, IMPs).
+    The learner ascends ``sum_a pi_C(a) q(a)`` (:func:`bidlab.learn.a2c.search_policy_gradient`).
+    ``min_gain`` is not used: an infoset where the policy is already best still holds it there.
 
-    ``mode="nll"``: columns ``obs`` (packed 480 of the player to act), ``deal``, ``seat``,
-    ``code``, ``call``, ``role`` (1 P1, 2 P2), ``gain`` (IMPs): train ``-log pi(call)`` on them.
-    ``mode="replace"``: the same plus ``reward`` (the searched line's estimated value / 24,
+    Only positions whose joint change is estimated to gain more than ``min_gain`` IMPs give
+    rows in the other modes. Each position gives P1's row (its infoset, the searched call)
+    and, for every opponent sample where P2 changes, P2's row (P2's infoset there, P2's call).
+
+    ``mode="nll"``: columns ``obs``, ``deal``, ``seat``, ``code``, ``call``, ``role`` and
+    ``gain`` (IMPs), plus ``cand``/``q`` as the one-hot of the call and zeros: train
+    ``-log pi(call)`` on them.
+    ``mode="replace"``: the NLL columns plus ``reward`` (the searched line's estimated value / 24,
     the RL reward's unit) and ``logp`` (log pi(call) under ``policy``, needed, so the
     importance ratio starts at 1): stored transitions whose ``a`` is the searched call.
     """
@@ -371,6 +436,24 @@ def training_targets(result: JointSearchResult, mode: str = "nll", *, min_gain: 
         raise JPSSearchError(f"target mode must be one of {', '.join(TARGET_MODES)}, got {mode!r}")
     if mode == "replace" and policy is None:
         raise JPSSearchError("mode='replace' needs the policy, for the searched calls' log-probabilities")
+    if mode == "pg":
+        p1_probs = np.zeros((result.n, NUM_CALLS), np.float32)
+        p1_probs[result.cand_pos, result.cand_call] = result.cand_prob
+        rows1, cand1, q1, gain1 = _value_rows(result.state, result.cand_pos, result.cand_call,
+                                              result.joint_value, p1_probs)
+        p2 = result.p2_state
+        p2_probs = call_probabilities(policy, p2) if (policy is not None and result.p2_cand_row.size) \
+            else np.ones((p2.n, NUM_CALLS), np.float32)
+        rows2, cand2, q2, gain2 = _value_rows(p2, result.p2_cand_row, result.p2_cand_call,
+                                              result.p2_cand_value, p2_probs)
+        cols1, cols2 = _rows_of(result.state, rows1), _rows_of(p2, rows2)
+        out = {k: np.concatenate([cols1[k], cols2[k]]) for k in cols1}
+        out["cand"] = np.concatenate([cand1, cand2])
+        out["q"] = np.concatenate([q1, q2])
+        out["call"] = np.where(out["cand"], out["q"], -np.inf).argmax(axis=1).astype(np.int16)
+        out["role"] = np.concatenate([np.full(len(rows1), 1), np.full(len(rows2), 2)]).astype(np.int8)
+        out["gain"] = np.concatenate([gain1, gain2])
+        return out
     good = np.flatnonzero(result.gain > min_gain)
     ro = result.opponent_samples
     p2_rows = (good[:, None] * ro + np.arange(ro)).ravel()
@@ -382,6 +465,9 @@ def training_targets(result: JointSearchResult, mode: str = "nll", *, min_gain: 
     out["role"] = np.concatenate([np.full(len(good), 1), np.full(len(p2_rows), 2)]).astype(np.int8)
     p2_gain = result.p2_value[p2_rows] - result.p2_keep_value[p2_rows]
     out["gain"] = np.concatenate([result.gain[good], p2_gain]).astype(np.float32)
+    out["cand"] = np.zeros((len(out["call"]), NUM_CALLS), bool)
+    out["cand"][np.arange(len(out["call"])), out["call"].astype(np.int64)] = True
+    out["q"] = np.zeros((len(out["call"]), NUM_CALLS), np.float32)
     if mode == "replace":
         out["reward"] = (np.concatenate([result.best_value[good], result.p2_value[p2_rows]]) / 24.0).astype(np.float32)
         states = concat([result.state.take(good), result.p2_state.take(p2_rows)])
@@ -390,17 +476,39 @@ def training_targets(result: JointSearchResult, mode: str = "nll", *, min_gain: 
     return out
 
 
-def searched_positions(end: AuctionState, ratio: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def searched_positions(end: AuctionState, ratio: float, rng: np.random.Generator, *,
+                       policy: Policy | None = None, config: JPSSearchConfig | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per-game dice: the finished tables of ``end`` chosen with probability ``ratio`` and, for
     each, a decision drawn uniformly among its calls. Returns ``(rows, lengths)``: search
-    the auction of table ``rows[i]`` after its first ``lengths[i]`` calls."""
+    the auction of table ``rows[i]`` after its first ``lengths[i]`` calls.
+
+    With ``policy`` the decision is drawn uniformly among those where sigma has two or more
+    candidates (``config``'s threshold): about half of a self-play auction's calls are passes
+    the policy makes with pi > 0.95, where the search has nothing to compare (one candidate)
+    and would spend its rollouts on the policy's own line. Tables with no such decision are
+    not searched."""
     if not 0.0 <= ratio <= 1.0:
         raise JPSSearchError(f"search ratio must be in [0, 1], got {ratio}")
     if not end.done.all():
         raise JPSSearchError("searched_positions needs finished auctions")
     rows = np.flatnonzero(rng.random(end.n) < ratio)
-    lengths = (rng.random(len(rows)) * end.length[rows]).astype(np.int64)
-    return rows, lengths
+    if policy is None or rows.size == 0:
+        lengths = (rng.random(len(rows)) * end.length[rows]).astype(np.int64)
+        return rows, lengths
+    cfg = config or JPSSearchConfig.paper()
+    # every decision of the chosen tables, with how many candidates sigma has there
+    n_calls = end.length[rows].astype(np.int64)
+    table = np.repeat(np.arange(len(rows)), n_calls)
+    at = np.arange(len(table)) - np.repeat(np.cumsum(n_calls) - n_calls, n_calls)
+    prefixes = prefix_state(end, rows[table], at)
+    n_cand = candidate_mask(call_probabilities(policy, prefixes), prefixes.legal, cfg.threshold,
+                            cfg.max_candidates).sum(axis=1)
+    open_ = n_cand >= 2
+    # one open decision per table, uniformly: the open decision with the smallest random key
+    key = np.where(open_, rng.random(len(table)), np.inf)
+    first = _first_per_group(table, -key)
+    first = first[np.isfinite(key[first])]
+    return rows[table[first]], at[first]
 
 
 def prefix_state(end: AuctionState, rows: np.ndarray, lengths: np.ndarray) -> AuctionState:
@@ -414,7 +522,8 @@ def prefix_state(end: AuctionState, rows: np.ndarray, lengths: np.ndarray) -> Au
 
 def jps_targets_for_batch(end: AuctionState, dd: np.ndarray, policy: Policy, *, ratio: float,
                           rng: np.random.Generator, config: JPSSearchConfig | None = None,
-                          mode: str = "nll", joint: bool = True, min_gain: float = 0.0) -> dict[str, np.ndarray]:
+                          mode: str = "pg", joint: bool = True, min_gain: float = 0.0,
+                          informative: bool = True) -> dict[str, np.ndarray]:
     """Search targets for one finished self-play batch of duplicate board pairs (the RL hook).
 
     ``end``: the actor's final state, ``2n`` rows (board ``b`` at rows ``b`` and ``n + b``, the
@@ -423,7 +532,9 @@ def jps_targets_for_batch(end: AuctionState, dd: np.ndarray, policy: Policy, *, 
     actor's current policy (it must give probabilities). ``ratio``: the fraction of games
     searched (per-game dice, Table 3: 1%, 5%, 10%). Each chosen game is searched at one
     uniformly drawn decision on its true deal, against the other table's NS score as played.
-    ``joint=False`` gives 1-search (P1 only) targets, the Table 3 ablation.
+    ``joint=False`` gives 1-search (P1 only) targets, the Table 3 ablation. ``informative``:
+    draw the searched decision among those where sigma has two or more candidates
+    (:func:`searched_positions`).
     Returns :func:`training_targets` columns (empty arrays when no game was chosen or none
     gained), plus ``searched`` (the number of positions searched) and ``rollouts``.
     """
@@ -435,7 +546,7 @@ def jps_targets_for_batch(end: AuctionState, dd: np.ndarray, policy: Policy, *, 
         dd = np.concatenate([dd, dd])
     if dd.shape != (end.n, 4, 5):
         raise JPSSearchError(f"dd must have shape ({n}, 4, 5) or ({end.n}, 4, 5), got {dd.shape}")
-    rows, lengths = searched_positions(end, ratio, rng)
+    rows, lengths = searched_positions(end, ratio, rng, policy=policy if informative else None, config=config)
     if rows.size == 0:
         return _empty_targets(mode)
     table_ns = score(end, dd=dd).ns_score.astype(np.int64)
@@ -452,16 +563,26 @@ def jps_targets_for_batch(end: AuctionState, dd: np.ndarray, policy: Policy, *, 
 class RLSearchHook:
     """The search hook of ``bidlab train rl --jps RATIO`` (:class:`bidlab.learn.a2c.SearchTraining`):
     called by the self-play actor on each finished batch with its current policy net, it
-    returns :func:`jps_targets_for_batch` NLL targets of JPS (``joint=True``) or of 1-search
-    (P1 only). A plain class, so Ray can ship it to its actor processes."""
+    returns :func:`jps_targets_for_batch` targets of JPS (``joint=True``) or of 1-search (P1
+    only). A plain class, so Ray can ship it to its actor processes.
+
+    Defaults (``loss="pg"``, ``JPSSearchConfig.greedy()``, ``informative=True``): the searched
+    decision is one where sigma hesitates, every candidate is rolled out by the greedy policy
+    on the true deal, and all candidates' values go to the learner's policy-gradient term.
+    ``loss="nll"`` with ``JPSSearchConfig.paper()`` and ``informative=False`` is the first
+    version (5 x 5 sampled rollouts, the best call as an NLL target; Table 3's older rows)."""
 
     def __init__(self, ratio: float, *, joint: bool = True, config: JPSSearchConfig | None = None,
-                 min_gain: float = 0.0):
+                 min_gain: float = 0.0, loss: str = "pg", informative: bool = True):
         if not 0.0 < ratio <= 1.0:
             raise JPSSearchError(f"the search ratio (fraction of games searched) must be in (0, 1], got {ratio}")
+        if loss not in ("pg", "nll"):
+            raise JPSSearchError(f"the search loss must be pg or nll, got {loss!r}")
         self.ratio = float(ratio)
         self.joint = bool(joint)
-        self.config = config or JPSSearchConfig.cpu()
+        self.loss = loss
+        self.informative = bool(informative)
+        self.config = config or (JPSSearchConfig.greedy() if loss == "pg" else JPSSearchConfig.paper())
         self.min_gain = float(min_gain)
 
     def settings(self) -> dict:
@@ -469,18 +590,22 @@ class RLSearchHook:
         c = self.config
         return {"search": "jps" if self.joint else "1-search", "ratio": self.ratio, "threshold": c.threshold,
                 "opponent_samples": c.opponent_samples, "rollouts": c.rollouts, "partner": c.partner,
-                "max_candidates": c.max_candidates, "min_gain": self.min_gain}
+                "max_candidates": c.max_candidates, "sample_rollouts": c.sample_rollouts, "min_gain": self.min_gain,
+                "loss": self.loss, "informative": self.informative}
 
     def __call__(self, end: AuctionState, dd: np.ndarray, net, rng: np.random.Generator) -> dict[str, np.ndarray]:
-        sigma = NeuralAgent(net, mode="sample")  # only its probabilities are used: SampledPolicy draws with rng
-        return jps_targets_for_batch(end, dd, sigma, ratio=self.ratio, rng=rng, config=self.config, mode="nll",
-                                     joint=self.joint, min_gain=self.min_gain)
+        # sampled rollouts draw from sigma's probabilities with rng (SampledPolicy); greedy ones
+        # play the net's top call, as the trained policy does in matches
+        sigma = NeuralAgent(net, mode="sample" if self.config.sample_rollouts else "greedy")
+        return jps_targets_for_batch(end, dd, sigma, ratio=self.ratio, rng=rng, config=self.config, mode=self.loss,
+                                     joint=self.joint, min_gain=self.min_gain, informative=self.informative)
 
 
 def _empty_targets(mode: str) -> dict[str, np.ndarray]:
     out = {"obs": np.zeros((0, 60), np.uint8), "deal": np.zeros((0, 52), np.uint8), "seat": np.zeros(0, np.int8),
            "code": np.zeros(0, np.int32), "call": np.zeros(0, np.int16), "role": np.zeros(0, np.int8),
-           "gain": np.zeros(0, np.float32), "searched": np.array(0), "rollouts": np.array(0)}
+           "gain": np.zeros(0, np.float32), "cand": np.zeros((0, NUM_CALLS), bool),
+           "q": np.zeros((0, NUM_CALLS), np.float32), "searched": np.array(0), "rollouts": np.array(0)}
     if mode == "replace":
         out["reward"] = np.zeros(0, np.float32)
         out["logp"] = np.zeros(0, np.float32)
@@ -508,6 +633,41 @@ def uniform_hidden_hands(state: AuctionState, k: int, rng: np.random.Generator) 
     out = deals.copy()
     np.put_along_axis(out, order, others.astype(np.uint8), axis=1)
     return out
+
+
+class BeliefHiddenHands:
+    """A :data:`HiddenHandSampler` from a belief net (Qiu et al. Sec. V): each row's belief over
+    the three hidden hands, and the joint deal sampler of BMCS (:class:`bidlab.search.sampler.
+    DealSampler`: Sinkhorn-balanced, Gumbel-max per card, capacity repair) draws its deals.
+    No particle filter: the belief already reads the auction, and JPS averages its joint
+    values over whatever deals it is given. Draws that the capacity repair cannot make
+    feasible are redrawn (at most ``tries`` rounds; then uniform deals fill the rest)."""
+
+    def __init__(self, net, calibrate: int = 1, tries: int = 8):
+        self.net = net
+        self.calibrate = calibrate
+        self.tries = tries
+
+    def __call__(self, state: AuctionState, k: int, rng: np.random.Generator) -> np.ndarray:
+        with torch.inference_mode():
+            b = belief_probabilities(self.net, torch.from_numpy(observe(state))).numpy()
+        out = np.empty((state.n * k, 52), np.uint8)
+        for t in range(state.n):
+            seat = int(state.to_act[t])
+            own = state.deals[t] == seat
+            belief = belief_by_seat(b[t], seat)
+            belief[seat] = own
+            sampler = DealSampler(belief, own, seat, rng, calibrate=self.calibrate, pilot=500)
+            got = np.zeros((0, 52), np.uint8)
+            for _ in range(self.tries):
+                deals, ok = sampler.draw(2 * k)
+                got = np.concatenate([got, deals[ok]])
+                if len(got) >= k:
+                    break
+            if len(got) < k:
+                got = np.concatenate([got, uniform_hidden_hands(state.take([t]), k - len(got), rng)])
+            out[t * k:(t + 1) * k] = got[:k]
+        return out
 
 
 class DDCache:
@@ -650,8 +810,10 @@ def _number(opts: dict[str, str], key: str, kind, default):
 
 
 def make_jps_agent(arg: str, seed: int) -> JPSAgent:
-    """Factory of ``jps:MODEL[?samples=20&thr=0.05&opp=1&rollouts=1&partner=max&sample=0&joint=1]``
-    (MODEL as for ``nn:``; the rollouts use it greedily unless ``sample=1``)."""
+    """Factory of ``jps:MODEL[?samples=20&thr=0.05&opp=1&rollouts=1&partner=max&sample=0&joint=1&belief=belief]``
+    (MODEL as for ``nn:``; the rollouts use it greedily unless ``sample=1``). The hidden hands
+    are drawn from the belief net ``belief`` (default the shipped ``belief``; a name or a
+    path), or uniformly with ``belief=none`` or when no such belief model exists."""
     model, opts = _spec_options(arg)
     if not model:
         raise AgentSpecError("jps needs a model, e.g. jps:sl?samples=20&thr=0.05")
@@ -662,9 +824,10 @@ def make_jps_agent(arg: str, seed: int) -> JPSAgent:
     sample = _number(opts, "sample", int, 0)
     joint = _number(opts, "joint", int, 1)
     partner = opts.pop("partner", "max")
+    belief_name = opts.pop("belief", "belief")
     if opts:
         raise AgentSpecError(f"unknown jps option(s) {', '.join(sorted(opts))}; known: samples, thr, opp, "
-                             "rollouts, partner, sample, joint")
+                             "rollouts, partner, sample, joint, belief")
     try:
         cfg = JPSSearchConfig(threshold=thr, opponent_samples=opp, rollouts=rollouts, partner=partner,
                               sample_rollouts=bool(sample))
@@ -673,8 +836,16 @@ def make_jps_agent(arg: str, seed: int) -> JPSAgent:
     if samples < 1:
         raise AgentSpecError(f"jps option samples must be at least 1, got {samples}")
     base = make_agent(f"nn:{model}:{'sample' if sample else 'greedy'}", seed)
-    return JPSAgent(base, samples=samples, config=cfg, seed=seed, joint=bool(joint))
+    sampler = None
+    if belief_name != "none":
+        try:
+            sampler = BeliefHiddenHands(load_belief(belief_name))
+        except ModelFileError:
+            if belief_name != "belief":  # a belief asked for by name must exist
+                raise AgentSpecError(f"jps: no belief model {belief_name!r} (belief=none samples uniformly)") from None
+    return JPSAgent(base, samples=samples, config=cfg, sampler=sampler, seed=seed, joint=bool(joint))
 
 
-register("jps", "joint policy search at decision time over a neural policy: jps:MODEL?samples=20&thr=0.05",
+register("jps", "joint policy search at decision time over a neural policy, hidden hands from the belief net: "
+         "jps:MODEL?samples=20&thr=0.05&belief=belief|none",
          make_jps_agent)

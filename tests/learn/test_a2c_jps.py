@@ -23,6 +23,7 @@ from bidlab.learn.a2c import (
     SelfPlayActor,
     TargetQueue,
     features,
+    search_policy_gradient,
     train_rl,
 )
 from bidlab.nets import build
@@ -33,14 +34,14 @@ from tests.kill_training import run_until_updates_then_kill9
 SMALL = JPSSearchConfig(opponent_samples=1, rollouts=1, max_candidates=2)
 
 
-def _search(ratio=0.5, joint=True, weight=0.1) -> SearchTraining:
-    hook = RLSearchHook(ratio, joint=joint, config=SMALL)
-    return SearchTraining(hook, hook.settings(), weight=weight, batch_size=8)
+def _search(ratio=0.5, joint=True, weight=0.1, loss="nll") -> SearchTraining:
+    hook = RLSearchHook(ratio, joint=joint, config=SMALL, loss=loss, informative=loss == "pg")
+    return SearchTraining(hook, hook.settings(), weight=weight, batch_size=8, loss=loss)
 
 
 def test_actor_returns_search_targets_at_the_searched_infosets():
     cfg = A2CConfig.tiny(boards_per_batch=8)
-    actor = SelfPlayActor(cfg, seed=5, search_hook=RLSearchHook(1.0, config=SMALL))
+    actor = SelfPlayActor(cfg, seed=5, search_hook=RLSearchHook(1.0, config=SMALL, loss="nll", informative=False))
     out = actor.play()
     t = out["targets"]
     assert int(t["searched"]) == 16  # ratio 1: every table of the 8 board pairs
@@ -57,6 +58,74 @@ def test_one_search_hook_gives_only_p1_targets():
     actor = SelfPlayActor(cfg, seed=5, search_hook=RLSearchHook(1.0, joint=False, config=SMALL))
     t = actor.play()["targets"]
     assert len(t["call"]) > 0 and (t["role"] == 1).all()
+
+
+def test_policy_gradient_targets_hold_every_candidate_with_its_value():
+    """The default hook (pg, greedy rollouts, decisions where sigma hesitates): each row holds
+    two or more legal candidates whose values differ, and its call is the best of them."""
+    cfg = A2CConfig.tiny(boards_per_batch=8)
+    actor = SelfPlayActor(cfg, seed=5, search_hook=RLSearchHook(1.0, config=SMALL))
+    t = actor.play()["targets"]
+    assert len(t["call"]) > 0 and set(TARGET_COLUMNS) <= set(t) and set(t["role"].tolist()) == {1, 2}
+    legal = rules.LEGAL[t["code"].astype(np.intp), 1:]
+    assert (t["cand"] <= legal).all() and (t["cand"].sum(axis=1) >= 2).all()
+    q = np.where(t["cand"], t["q"], np.nan)
+    assert (np.nanmax(q, axis=1) > np.nanmin(q, axis=1)).all()
+    assert (np.nanargmax(q, axis=1) == t["call"]).all() and (t["gain"] >= 0).all()
+
+
+def test_search_policy_gradient_is_the_gradient_of_the_candidates_mean_value():
+    """d/dz of sum_a pi_C(a) q(a) / 24 at the logits z, against the closed form
+    pi_C(a) (q(a) - sum_b pi_C(b) q(b)) / 24 on the candidates and 0 elsewhere."""
+    torch.manual_seed(3)
+    z = torch.randn(5, 38, requires_grad=True)
+    cand = torch.rand(5, 38) < 0.2
+    cand[:, 0] = True
+    q = torch.randn(5, 38) * 6
+    search_policy_gradient(z, cand, q).backward()
+    p = torch.softmax(z.detach().masked_fill(~cand, float("-inf")), -1)
+    mean = (p * q.masked_fill(~cand, 0)).sum(1, keepdim=True)
+    want = -(p * (q - mean)).masked_fill(~cand, 0) / 24 / 5
+    torch.testing.assert_close(z.grad, want)
+
+
+def test_policy_gradient_prefers_the_best_mean_not_the_most_often_best():
+    """Call a wins 1 IMP on 70% of the deals and loses 10 on the rest; call b scores 0. NLL of
+    each deal's best call raises a (best 70% of the time); the policy gradient raises b (the
+    better mean, 0 against -2.3): the reason the search enters training as pg by default."""
+    cfg = A2CConfig.tiny(lr_policy=3e-3)
+    torch.manual_seed(0)
+    cols = _random_transitions(64, 1)
+    x, _, legal = features(cols, False)
+    row = {k: np.repeat(v[:1], 40, axis=0) for k, v in cols.items()}
+    a, b = [int(c) for c in np.flatnonzero(legal[0])[:2]]
+    cand = np.zeros((40, 38), bool)
+    cand[:, [a, b]] = True
+    q = np.zeros((40, 38), np.float32)
+    q[:28, a], q[28:, a] = 1.0, -10.0
+    best = np.where(q[:, a] > q[:, b], a, b).astype(np.int16)
+    targets = {"obs": row["obs"], "code": row["code"], "call": best, "cand": cand, "q": q}
+    base = Learner(cfg, build(cfg.policy), build(cfg.value))
+
+    def log_odds(learner: Learner) -> float:  # log pi(a) - log pi(b) at the infoset
+        with torch.no_grad():
+            lg = learner.policy(torch.from_numpy(x[:1]))[0]
+        return float(lg[a] - lg[b])
+
+    def twin() -> Learner:
+        pol, val = build(cfg.policy), build(cfg.value)
+        pol.load_state_dict(base.policy.state_dict())
+        val.load_state_dict(base.value.state_dict())
+        return Learner(cfg, pol, val)
+
+    start = log_odds(base)
+    pg, nll = twin(), twin()
+    w = np.zeros(64, np.float32)  # the A2C term off: only the search term moves the policy
+    for _ in range(10):
+        pg.step(cols, w, targets, 1.0, "pg")
+        nll.step(cols, w, targets, 1.0, "nll")
+    assert log_odds(pg) < start - 0.1      # towards b
+    assert log_odds(nll) > start + 0.1     # towards a
 
 
 def _random_transitions(n: int, seed: int) -> dict[str, np.ndarray]:
@@ -113,6 +182,9 @@ def test_train_with_search_then_resume_keeps_settings(tmp_path):
     seen = []
     state = train_rl(tmp_path, cfg, init=None, updates=6, search=_search(),
                      progress=lambda ev: seen.append(dict(ev["metrics"])))
+    pg_state = train_rl(tmp_path / "pg", cfg, init=None, updates=4, search=_search(loss="pg"),
+                        progress=lambda ev: seen.append(dict(ev["metrics"])))
+    assert pg_state["search"]["targets"] > 0 and any("search_pg" in m for m in seen)
     s = state["search"]
     assert state["updates"] == 6 and s["since_update"] == 0 and s["searched"] > 0 and s["targets"] > 0
     assert any("search_nll" in m for m in seen)
@@ -164,7 +236,8 @@ def test_cli_jps_resume_after_kill9(tmp_path):
 def test_target_queue_gives_each_target_once_oldest_first():
     q = TargetQueue(5)
     mk = lambda calls: {"obs": np.zeros((len(calls), 60), np.uint8), "code": np.zeros(len(calls), np.int32),  # noqa: E731
-                        "call": np.array(calls, np.int16)}
+                        "call": np.array(calls, np.int16), "cand": np.zeros((len(calls), 38), bool),
+                        "q": np.zeros((len(calls), 38), np.float32)}
     q.add(mk([1, 2, 3]))
     q.add(mk([4, 5, 6, 7]))  # capacity 5: the oldest two are dropped
     assert len(q) == 5

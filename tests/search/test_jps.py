@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
 
 from bidlab.agents.base import AgentBase, Decision
 from bidlab.agents.registry import AgentSpecError, make_agent
@@ -28,7 +29,10 @@ from bidlab.bridge.scoring import contract_score, imps
 from bidlab.dd import shipped_store
 from bidlab.envs.rollout import duplicate, rollout
 from bidlab.envs.state import from_prefix, init, observe
+from bidlab.learn.belief import load_belief
+from bidlab.learn.belief import probabilities as belief_probabilities
 from bidlab.search.jps import (
+    BeliefHiddenHands,
     DDCache,
     JPSAgent,
     JPSSearchConfig,
@@ -40,6 +44,7 @@ from bidlab.search.jps import (
     training_targets,
     uniform_hidden_hands,
 )
+from bidlab.search.sampler import DealSampler, belief_by_seat
 
 C = {s: Call.parse(s).id for s in ("P", "1NT", "1S", "2H", "4S")}
 N, E, S, W = 0, 1, 2, 3
@@ -169,7 +174,7 @@ def test_targets_for_a_self_play_batch(board):
                       np.concatenate([dup.open.history, dup.closed.history]).astype(np.int64))
     rows, lengths = searched_positions(end, 0.5, np.random.default_rng(7))
     out = jps_targets_for_batch(end, np.repeat(dd[None], n, axis=0), ScriptedSigma(), ratio=0.5,
-                                rng=np.random.default_rng(7), config=DETERMINISTIC)
+                                rng=np.random.default_rng(7), config=DETERMINISTIC, mode="nll", informative=False)
     assert int(out["searched"]) == len(rows) > 0
     openings = int((lengths == 0).sum())
     assert openings > 0
@@ -178,6 +183,53 @@ def test_targets_for_a_self_play_batch(board):
     none = jps_targets_for_batch(end, np.repeat(dd[None], n, axis=0), ScriptedSigma(), ratio=0.0,
                                  rng=np.random.default_rng(7))
     assert none["call"].size == 0 and int(none["searched"]) == 0
+
+
+def test_policy_gradient_targets_carry_every_candidate_value(board):
+    """mode="pg": P1's row holds 1NT and 1S with their joint values (0 and the game swing),
+    P2's row after 1S P holds 2H and 4S with theirs; with joint=False P1's 1S is worth the
+    1S-2H line and P2 gives no row. Values from the scalar scorer."""
+    deal, dd = board
+    one_nt, one_s_2h, four_s = expected(dd)
+    state = init(deal[None], 0, 0)
+    res = joint_search(state, ScriptedSigma(), reference_ns=[one_nt], dd=dd[None], config=DETERMINISTIC)
+    t = training_targets(res, "pg", policy=ScriptedSigma())
+    assert t["role"].tolist() == [1, 2] and t["seat"].tolist() == [N, S]
+    assert np.flatnonzero(t["cand"][0]).tolist() == sorted([C["1NT"], C["1S"]])
+    assert t["q"][0, C["1NT"]] == 0 and t["q"][0, C["1S"]] == imps(four_s - one_nt)
+    assert np.flatnonzero(t["cand"][1]).tolist() == sorted([C["2H"], C["4S"]])
+    assert t["q"][1, C["2H"]] == imps(one_s_2h - one_nt) and t["q"][1, C["4S"]] == imps(four_s - one_nt)
+    assert t["call"].tolist() == [C["1S"], C["4S"]]
+    # gain: best minus sigma's mean over the candidates (0.7 on 1NT, 0.3 on 1S; 0.7 on 2H, 0.3 on 4S)
+    assert t["gain"][0] == pytest.approx(0.7 * imps(four_s - one_nt), rel=1e-5)
+    assert t["gain"][1] == pytest.approx(0.7 * (imps(four_s - one_nt) - imps(one_s_2h - one_nt)), rel=1e-5)
+    res1 = joint_search(state, ScriptedSigma(), reference_ns=[one_nt], dd=dd[None], config=DETERMINISTIC, joint=False)
+    t1 = training_targets(res1, "pg", policy=ScriptedSigma())
+    assert t1["role"].tolist() == [1] and t1["q"][0, C["1S"]] == imps(one_s_2h - one_nt)
+
+
+def test_informative_positions_are_where_sigma_hesitates(board):
+    """searched_positions with the policy: only decisions with two or more candidates (North's
+    opening, South's answer to 1S P), never the forced passes."""
+    deal, dd = board
+    n = 40
+    hist = []
+    rng = np.random.default_rng(5)
+    for _ in range(n):  # sigma's sampled auctions: 1NT P P P, 1S P 2H P P P, 1S P 4S P P P
+        first = C["1NT"] if rng.random() < 0.7 else C["1S"]
+        line = [first, C["P"], C["P"], C["P"]] if first == C["1NT"] else \
+            [first, C["P"], C["2H"] if rng.random() < 0.7 else C["4S"], C["P"], C["P"], C["P"]]
+        hist.append(line + [-1] * (6 - len(line)))
+    end = from_prefix(np.repeat(deal[None], n, axis=0), 0, 0, np.array(hist))
+    assert end.done.all()
+    rows, lengths = searched_positions(end, 1.0, np.random.default_rng(1), policy=ScriptedSigma(),
+                                       config=DETERMINISTIC)
+    h = np.array(hist)
+    opened_1s = h[:, 0] == C["1S"]
+    # every table is searched once: at the opening, or (after 1S) at South's answer
+    assert sorted(rows.tolist()) == list(range(n))
+    assert set(lengths.tolist()) <= {0, 2} and (lengths == 2).any() and (lengths == 0).any()
+    assert opened_1s[rows[lengths == 2]].all()
 
 
 def test_agent_plays_the_joint_change(board):
@@ -212,6 +264,32 @@ def test_uniform_hidden_hands_keep_own_hand():
     np.testing.assert_array_equal(out == me[:, None], np.repeat(state.deals, 50, axis=0) == me[:, None])
     # hidden cards move between the other three seats (not a fixed split)
     assert len({r.tobytes() for r in out[:50]}) == 50
+
+
+def test_belief_hidden_hands_follow_the_belief_and_keep_the_own_hand():
+    """The jps: agent's default sampler: deals from the shipped belief net keep the bidder's
+    hand, give every other seat 13 cards, and hold each card where the belief puts it about
+    as often as the belief says (its Sinkhorn-balanced marginals, the sampler's target)."""
+    deals, _, _ = shipped_store().load("validation")
+    state = from_prefix(deals[:2], 0, 0, [[C["1NT"], C["P"]], [C["1S"], C["P"]]])  # South to act
+    k = 400
+    sampler = BeliefHiddenHands(load_belief("belief"))
+    got = sampler(state, k, np.random.default_rng(0))
+    assert got.shape == (2 * k, 52)
+    for t in range(2):
+        block = got[t * k:(t + 1) * k]
+        own = state.deals[t] == S
+        assert (block[:, own] == S).all() and ((block == S).sum(axis=1) == 13).all()
+        assert all(((block == seat).sum(axis=1) == 13).all() for seat in (N, E, W))
+        with torch.inference_mode():
+            b = belief_probabilities(sampler.net, torch.from_numpy(observe(state.take([t])))).numpy()[0]
+        belief = belief_by_seat(b, S)
+        belief[S] = own
+        target = DealSampler(belief, own, S, np.random.default_rng(1)).target  # [39, 3] balanced
+        others = [(S + 1 + r) % 4 for r in range(3)]
+        freq = np.stack([(block[:, ~own] == seat).mean(axis=0) for seat in others], axis=1)
+        assert np.abs(freq - target).mean() < 0.03
+        assert np.abs(target - 1 / 3).max() > 0.2  # the belief is far from uniform on some cards
 
 
 def test_dd_cache_solves_each_contract_once():
@@ -295,3 +373,8 @@ def test_spec_sets_the_search():
     assert isinstance(a, JPSAgent) and a.name == "jps:sl?samples=3&thr=0.1&partner=mean&joint=0"
     assert (a.samples, a.config.threshold, a.config.partner, a.joint) == (3, 0.1, "mean", False)
     assert a.config.opponent_samples == 1 and not a.config.sample_rollouts  # greedy sl: one line per deal
+    # hidden hands: the shipped belief by default, uniform on request; a missing belief is an error
+    assert isinstance(a.sampler, BeliefHiddenHands)
+    assert make_agent("jps:sl?belief=none", seed=5).sampler is uniform_hidden_hands
+    with pytest.raises(AgentSpecError, match="no belief model 'nosuch'"):
+        make_agent("jps:sl?belief=nosuch", seed=5)
