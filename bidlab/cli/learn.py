@@ -186,6 +186,9 @@ def train_rl_cmd(
                                  help="With --jps: how search results train the policy. pg: greedy rollouts of every "
                                  "candidate on the true deal, all candidates' values in a policy-gradient term; "
                                  "nll: 5 x 5 sampled rollouts, the best call as an NLL target (the first version)."),
+    keep_policies: bool = typer.Option(False, "--keep-policies",
+                                       help="Keep the policy of every checkpoint as RUN/policies/update-NNNNNN "
+                                       "(for learning curves by matches, e.g. benchmarks/jps_table3.py)."),
     jps_weight: float = typer.Option(None, "--jps-weight", min=0.0,
                                      help="With --jps: weight of the search term; default 1 for pg, 0.1 for nll."),
 ) -> None:
@@ -259,7 +262,8 @@ def train_rl_cmd(
                       f"H {m.get('entropy', 0):.3f} v {m.get('value', 0):.3f}{found}")
 
         state = train_rl(out, cfg, init=None if init == "none" else init, minutes=minutes, updates=updates,
-                         backend=backend, ray_address=ray_address, device=device, progress=show, search=search)
+                         backend=backend, ray_address=ray_address, device=device, progress=show, search=search,
+                         keep_policies=keep_policies)
     b = state["best"]
     console.print(f"{state['updates']} updates, {state['generated']} transitions generated, {state['learned']} learned; "
                   f"best on validation {b['imps']:+.3f} ± {b['se']:.3f} IMPs/board at update {b['update']}: "

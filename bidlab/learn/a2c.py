@@ -172,8 +172,9 @@ class A2CConfig:
     def training_key(self) -> dict:
         """Settings a resumed run must share with the run it resumes."""
         d = self.to_json()
-        # throughput knobs: a run may resume with other values (replay_ratio: old runs lack it)
-        for k in ("eval_every", "eval_boards", "checkpoint_every", "actors", "replay_ratio"):
+        # throughput knobs: a run may resume with other values (replay_ratio: old runs lack it);
+        # the seed only picks the games, so replicates may fine-tune one checkpoint with other seeds
+        for k in ("eval_every", "eval_boards", "checkpoint_every", "actors", "replay_ratio", "seed"):
             d.pop(k, None)
         return d
 
@@ -795,11 +796,14 @@ def initial_policy(init: str | None, cfg: A2CConfig) -> tuple[torch.nn.Module, A
 def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minutes: float | None = None,
              updates: int | None = None, backend: str = "local", ray_address: str | None = None,
              device: str = "cpu", opponent: str = "sl",
-             progress: Callable[[dict], None] | None = None, search: SearchTraining | None = None) -> dict:
+             progress: Callable[[dict], None] | None = None, search: SearchTraining | None = None,
+             keep_policies: bool = False) -> dict:
     """Train (or resume, if ``out`` holds a checkpoint) until ``minutes`` of training time
     (counted across resumptions) or ``updates`` learner updates; returns the final state.
     ``search``: search targets trained by NLL next to A2C (online JPS); a run without search
-    may be resumed with it (fine-tuning from a plain RL checkpoint), not the other way round."""
+    may be resumed with it (fine-tuning from a plain RL checkpoint), not the other way round.
+    ``keep_policies``: every checkpoint also keeps the policy as ``policies/update-NNNNNN``
+    (a plain model file), for learning curves measured by matches afterwards."""
     from torch.utils.tensorboard import SummaryWriter
 
     from bidlab.agents.neural import load_neural_agent
@@ -866,8 +870,11 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     def checkpoint() -> None:
         save_checkpoint(out, learner, state)
         # the run's latest policy as a plain model file (nn:RUN/final), beside the best on validation
-        save_model(out / "final", learner.policy, info={
-            "rl": {"init": init, "config": cfg.to_json(), "update": state["updates"], "opponent": opponent}})
+        info = {"rl": {"init": init, "config": cfg.to_json(), "update": state["updates"], "opponent": opponent}}
+        save_model(out / "final", learner.policy, info=info)
+        if keep_policies:
+            (out / "policies").mkdir(exist_ok=True)
+            save_model(out / "policies" / f"update-{state['updates']:06d}", learner.policy, info=info)
 
     last = {"t": time.perf_counter(), "gen": state["generated"], "learned": state["learned"]}
     rates = {"generated_per_s": 0.0, "learned_per_s": 0.0}

@@ -4,6 +4,7 @@ resuming after kill -9, and the Ray backend."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import sys
@@ -15,7 +16,7 @@ import torch
 from bidlab.bridge import rules
 from bidlab.envs.rollout import Decision, duplicate
 from bidlab.envs.state import encode_value636
-from bidlab.learn.a2c import A2CConfig, SelfPlayActor, a2c_loss, features, train_rl
+from bidlab.learn.a2c import A2CConfig, RLTrainingError, SelfPlayActor, a2c_loss, features, train_rl
 from bidlab.nets import load_model
 from tests.kill_training import run_until_updates_then_kill9
 
@@ -153,6 +154,25 @@ def test_train_tiny_and_best_model_loads(tmp_path):
     assert saved["updates"] == 30
 
 
+def test_final_policy_and_kept_policies_are_the_checkpoints_policy(tmp_path):
+    """Every checkpoint writes the run's latest policy as RUN/final and, with keep_policies,
+    RUN/policies/update-NNNNNN: plain model files holding the checkpoint's policy weights."""
+    from safetensors.torch import load
+
+    cfg = A2CConfig.tiny(eval_every=1000, checkpoint_every=4)
+    train_rl(tmp_path, cfg, init=None, updates=8, keep_policies=True)
+    kept = sorted(p.name for p in (tmp_path / "policies").glob("*.safetensors"))
+    assert kept == ["update-000000.safetensors", "update-000004.safetensors", "update-000008.safetensors"]
+    ck = load((tmp_path / "checkpoint.safetensors").read_bytes())
+    for name in ("final", "policies/update-000008"):
+        net, meta = load_model(tmp_path / name)
+        assert net.cfg.kind == "policy" and meta["info"]["rl"]["update"] == 8
+        for k, v in net.state_dict().items():
+            assert torch.equal(v, ck[f"policy.{k}"]), (name, k)
+    early, _ = load_model(tmp_path / "policies/update-000004")
+    assert any(not torch.equal(v, ck[f"policy.{k}"]) for k, v in early.state_dict().items())
+
+
 def test_no_hidden_info_value_net_sees_480(tmp_path):
     cfg = A2CConfig.tiny(hidden_info=False)
     assert cfg.value.input_dim == 480
@@ -196,3 +216,14 @@ def test_bad_settings_raise_specific_errors(tmp_path):
         train_rl(tmp_path, A2CConfig.tiny(), init=None)
     with pytest.raises(RLTrainingError, match="unknown backend"):
         train_rl(tmp_path / "b", A2CConfig.tiny(), init=None, updates=1, backend="mpi")
+
+
+def test_a_run_may_resume_with_another_seed(tmp_path):
+    """Replicates of one fine-tuning start from the same checkpoint with other seeds: the seed
+    picks the games, it is not a setting the resumed run must share."""
+    cfg = A2CConfig.tiny(eval_every=1000, checkpoint_every=3)
+    train_rl(tmp_path, cfg, init=None, updates=3)
+    state = train_rl(tmp_path, dataclasses.replace(cfg, seed=1), init=None, updates=6)
+    assert state["updates"] == 6 and state["resumed"] == 1 and state["config"]["seed"] == 1
+    with pytest.raises(RLTrainingError, match="other settings"):  # a real setting still may not change
+        train_rl(tmp_path, dataclasses.replace(cfg, batch_size=cfg.batch_size * 2), init=None, updates=9)
