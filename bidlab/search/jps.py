@@ -442,8 +442,11 @@ def training_targets(result: JointSearchResult, mode: str = "pg", *, min_gain: f
         rows1, cand1, q1, gain1 = _value_rows(result.state, result.cand_pos, result.cand_call,
                                               result.joint_value, p1_probs)
         p2 = result.p2_state
-        p2_probs = call_probabilities(policy, p2) if (policy is not None and result.p2_cand_row.size) \
-            else np.ones((p2.n, NUM_CALLS), np.float32)
+        # sigma at P2's infosets weighs the baseline and the reported gain (uniform without a policy)
+        p2_probs = np.ones((p2.n, NUM_CALLS), np.float32)
+        live = np.unique(result.p2_cand_row)
+        if policy is not None and live.size:
+            p2_probs[live] = call_probabilities(policy, p2.take(live))
         rows2, cand2, q2, gain2 = _value_rows(p2, result.p2_cand_row, result.p2_cand_call,
                                               result.p2_cand_value, p2_probs)
         cols1, cols2 = _rows_of(result.state, rows1), _rows_of(p2, rows2)

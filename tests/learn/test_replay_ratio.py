@@ -68,17 +68,19 @@ def test_replay_ratio_does_not_change_the_training_key():
 
 
 def test_the_shipped_rl_checkpoint_still_resumes_with_or_without_a_replay_ratio():
-    """checkpoints/rl/state.json was saved before ``replay_ratio`` existed; the command in
-    checkpoints/README.md (cpu preset, --no-hidden-info) must still match its training key."""
+    """The command in checkpoints/README.md (cpu preset, --no-hidden-info) must match the
+    training key of checkpoints/rl/state.json, with or without --replay-ratio, and so must a
+    state saved before ``replay_ratio`` existed (the key dropped from the same config)."""
     import json
     from pathlib import Path
 
     from bidlab.learn.a2c import make_config
 
     saved = json.loads((Path(__file__).parents[2] / "checkpoints/rl/state.json").read_text())["config"]
-    assert "replay_ratio" not in saved
-    old = A2CConfig.from_json(saved).training_key()
-    for ratio in (None, 0.5):
-        cfg = make_config("cpu", per=True, hidden_info=False, seed=0, replay_ratio=ratio)
-        cfg = dataclasses.replace(cfg, policy=A2CConfig.from_json(saved).policy)  # what --init nn:sl sets
-        assert cfg.training_key() == old
+    older = {k: v for k, v in saved.items() if k != "replay_ratio"}
+    for config in (saved, older):
+        old = A2CConfig.from_json(config).training_key()
+        for ratio in (None, 0.5):
+            cfg = make_config("cpu", per=True, hidden_info=False, seed=0, replay_ratio=ratio)
+            cfg = dataclasses.replace(cfg, policy=A2CConfig.from_json(config).policy)  # what --init nn:sl sets
+            assert cfg.training_key() == old
