@@ -260,9 +260,12 @@ class SearchTraining:
     weight: float = 0.1
     batch_size: int = 32
     buffer_size: int = 4096
-    loss: str = "nll"  # "pg": search_policy_gradient over all candidates; "nll": search_nll of the best
+    loss: str | None = None  # "pg": search_policy_gradient over all candidates; "nll": search_nll of the best;
+    #                           None: the hook's own ``loss`` (RLSearchHook's), else "nll"
 
     def __post_init__(self) -> None:
+        if self.loss is None:
+            object.__setattr__(self, "loss", getattr(self.hook, "loss", "nll"))
         if self.weight < 0 or self.batch_size < 1 or self.buffer_size < self.batch_size:
             raise RLTrainingError(f"search targets need weight >= 0 and 1 <= batch <= buffer, got weight "
                                   f"{self.weight}, batch {self.batch_size}, buffer {self.buffer_size}")

@@ -207,6 +207,11 @@ def test_plain_run_is_fine_tuned_with_search(tmp_path):
 
 
 def test_search_settings_are_checked():
+    # the learner's term follows the hook's targets unless told otherwise
+    assert SearchTraining(RLSearchHook(0.1), {}).loss == "pg"
+    assert SearchTraining(RLSearchHook(0.1, loss="nll"), {}).loss == "nll"
+    with pytest.raises(RLTrainingError, match="search loss"):
+        SearchTraining(RLSearchHook(0.1), {}, loss="mse")
     with pytest.raises(JPSSearchError, match="ratio"):
         RLSearchHook(0.0)
     with pytest.raises(RLTrainingError, match="weight"):
