@@ -178,17 +178,17 @@ def train_rl_cmd(
                                        "(actors wait when ahead); default: actors run free."),
     seed: int = typer.Option(0, help="Seed of self-play, replay sampling and the evaluation deals."),
     threads: int = typer.Option(1, min=1, help="Torch CPU threads per thread of work (1 is often fastest when other jobs share the cores)."),
+    keep_policies: bool = typer.Option(False, "--keep-policies",
+                                       help="Keep the policy of every checkpoint as RUN/policies/update-NNNNNN "
+                                       "(for learning curves by matches, e.g. benchmarks/jps_table3.py)."),
     jps: float = typer.Option(None, "--jps", min=0.0, max=1.0,
                               help="Online joint policy search (Tian et al. Sec. 7.3) in this fraction of self-play "
-                              "games (Table 3: 0.01, 0.05, 0.1); its results are trained next to A2C."),
+                              "games (paper's Table 3: 0.01, 0.05, 0.1; ours: 0.25); its results are trained next to A2C."),
     jps_1search: bool = typer.Option(False, "--jps-1search", help="With --jps: search P1's call only (1-search, the Table 3 ablation)."),
     jps_loss: str = typer.Option("pg", "--jps-loss",
                                  help="With --jps: how search results train the policy. pg: greedy rollouts of every "
                                  "candidate on the true deal, all candidates' values in a policy-gradient term; "
                                  "nll: 5 x 5 sampled rollouts, the best call as an NLL target (the first version)."),
-    keep_policies: bool = typer.Option(False, "--keep-policies",
-                                       help="Keep the policy of every checkpoint as RUN/policies/update-NNNNNN "
-                                       "(for learning curves by matches, e.g. benchmarks/jps_table3.py)."),
     jps_weight: float = typer.Option(None, "--jps-weight", min=0.0,
                                      help="With --jps: weight of the search term; default 1 for pg, 0.1 for nll."),
 ) -> None:
