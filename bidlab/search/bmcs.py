@@ -143,6 +143,20 @@ class SearchResult:
                 f"mean {unit}: {parts}")
 
 
+def net_beliefs(net, state: AuctionState) -> np.ndarray:
+    """``float32[n, 4, 52]``: the belief net's belief of the player to act at every row of
+    ``state``, by absolute seat (:func:`~bidlab.search.sampler.belief_by_seat`), with that
+    player's own row holding its hand. Shared by BMCS and the ``jps:`` agent's sampler."""
+    with torch.inference_mode():
+        b = belief_probabilities(net, torch.from_numpy(observe(state))).numpy()
+    out = np.empty((state.n, 4, 52), np.float32)
+    for t in range(state.n):
+        seat = int(state.to_act[t])
+        out[t] = belief_by_seat(b[t], seat)
+        out[t, seat] = state.deals[t] == seat
+    return out
+
+
 class Searcher:
     """BMCS (or MCS) over a neural policy; ``policy`` needs ``probabilities(state)`` and
     ``decide(state)`` (a greedy :class:`~bidlab.agents.neural.NeuralAgent`)."""
@@ -164,14 +178,11 @@ class Searcher:
     def belief(self, root: AuctionState) -> np.ndarray:
         """``float32[4, 52]``: the belief of the player to act at table 0 of ``root``
         (its own row holds its hand)."""
+        if self.cfg.belief:
+            return net_beliefs(self.belief_net, root.take([0]))[0]
         seat = int(root.to_act[0])
         own = root.deals[0] == seat
-        if self.cfg.belief:
-            with torch.inference_mode():
-                b = belief_probabilities(self.belief_net, torch.from_numpy(observe(root.take([0])))).numpy()[0]
-            out = belief_by_seat(b, seat)
-        else:
-            out = uniform_by_seat(own, seat)
+        out = uniform_by_seat(own, seat)
         out[seat] = own
         return out
 

@@ -73,7 +73,6 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
 import numpy as np
-import torch
 
 from bidlab.agents.base import AgentBase
 from bidlab.agents.neural import NeuralAgent
@@ -82,12 +81,12 @@ from bidlab.bridge.calls import NUM_CALLS, Call
 from bidlab.dd import solve_contracts
 from bidlab.envs.rollout import Decision, Policy, TrickSolver, rollout, score
 from bidlab.envs.scoring import imps_array
-from bidlab.envs.state import AuctionState, concat, from_prefix, observe, repeat, step_, with_hands
+from bidlab.envs.state import AuctionState, concat, from_prefix, repeat, step_, with_hands
 from bidlab.errors import BidlabError
 from bidlab.learn.belief import load_belief
-from bidlab.learn.belief import probabilities as belief_probabilities
 from bidlab.nets import ModelFileError
-from bidlab.search.sampler import DealSampler, belief_by_seat
+from bidlab.search.bmcs import net_beliefs
+from bidlab.search.sampler import DealSampler
 
 PARTNER_MODES = ("max", "mean")
 TARGET_MODES = ("pg", "nll", "replace")
@@ -235,6 +234,7 @@ class JointSearchResult:
     p2_cand_row: np.ndarray      # int64[m]: P2's candidates at the p2_* rows (index into p2_state)
     p2_cand_call: np.ndarray     # int64[m]: the candidate call
     p2_cand_value: np.ndarray    # float64[m]: its value (P2 plays it, sigma after)
+    p2_cand_prob: np.ndarray     # float32[m]: pi(call) at P2's infoset
 
     @property
     def n(self) -> int:
@@ -371,6 +371,7 @@ def joint_search(state: AuctionState, policy: Policy, *, reference_ns=None, dd: 
         p2_call=p2_call[chosen] if cfg.partner == "max" else np.full(len(chosen), -1, np.int64),
         p2_value=p2_best[chosen], p2_keep_value=keep[chosen], rollouts=leaves.n,
         p2_cand_row=where[r2[at]], p2_cand_call=a2[at].astype(np.int64), p2_cand_value=q[at],
+        p2_cand_prob=p2[r2[at], a2[at]],
     )
 
 
@@ -442,11 +443,8 @@ def training_targets(result: JointSearchResult, mode: str = "pg", *, min_gain: f
         rows1, cand1, q1, gain1 = _value_rows(result.state, result.cand_pos, result.cand_call,
                                               result.joint_value, p1_probs)
         p2 = result.p2_state
-        # sigma at P2's infosets weighs the baseline and the reported gain (uniform without a policy)
-        p2_probs = np.ones((p2.n, NUM_CALLS), np.float32)
-        live = np.unique(result.p2_cand_row)
-        if policy is not None and live.size:
-            p2_probs[live] = call_probabilities(policy, p2.take(live))
+        p2_probs = np.zeros((p2.n, NUM_CALLS), np.float32)
+        p2_probs[result.p2_cand_row, result.p2_cand_call] = result.p2_cand_prob
         rows2, cand2, q2, gain2 = _value_rows(p2, result.p2_cand_row, result.p2_cand_call,
                                               result.p2_cand_value, p2_probs)
         cols1, cols2 = _rows_of(result.state, rows1), _rows_of(p2, rows2)
@@ -652,15 +650,12 @@ class BeliefHiddenHands:
         self.tries = tries
 
     def __call__(self, state: AuctionState, k: int, rng: np.random.Generator) -> np.ndarray:
-        with torch.inference_mode():
-            b = belief_probabilities(self.net, torch.from_numpy(observe(state))).numpy()
+        beliefs = net_beliefs(self.net, state)
         out = np.empty((state.n * k, 52), np.uint8)
         for t in range(state.n):
             seat = int(state.to_act[t])
             own = state.deals[t] == seat
-            belief = belief_by_seat(b[t], seat)
-            belief[seat] = own
-            sampler = DealSampler(belief, own, seat, rng, calibrate=self.calibrate, pilot=500)
+            sampler = DealSampler(beliefs[t], own, seat, rng, calibrate=self.calibrate, pilot=500)
             got = np.zeros((0, 52), np.uint8)
             for _ in range(self.tries):
                 deals, ok = sampler.draw(2 * k)
