@@ -10,10 +10,13 @@ import subprocess
 import time
 from pathlib import Path
 
+from bidlab.learn.a2c import load_state
+
 
 def run_until_updates_then_kill9(cmd: list[str], state: Path, updates: int = 20) -> dict:
     """Run ``cmd`` until ``state`` (a run's state.json) records ``updates`` or more, SIGKILL it,
-    and return the state it left on disk."""
+    and return the state a resume continues from: the checkpoint's, which may be one checkpoint
+    ahead of state.json when the kill lands between the two writes."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     try:
@@ -32,4 +35,4 @@ def run_until_updates_then_kill9(cmd: list[str], state: Path, updates: int = 20)
     finally:
         if proc.poll() is None:
             proc.kill()
-    return json.loads(state.read_text())
+    return load_state(state.parent)

@@ -983,10 +983,23 @@ def add_search_targets(queue: TargetQueue, found: dict[str, np.ndarray], counter
 
 
 def load_state(out: str | Path) -> dict:
-    p = Path(out) / "state.json"
-    if not p.exists():
+    """The run's counters as a resume would see them: from the checkpoint's metadata. state.json
+    is written just after the checkpoint, so a kill between the two leaves it one checkpoint
+    behind; it is read only for a folder that has no checkpoint file."""
+    from safetensors import safe_open
+
+    ck, js = Path(out) / "checkpoint.safetensors", Path(out) / "state.json"
+    if ck.exists():
+        try:
+            with safe_open(str(ck), framework="pt") as f:
+                state = json.loads((f.metadata() or {})["state"])
+        except Exception as e:  # a truncated or foreign file
+            raise RLTrainingError(f"{ck} is not a readable checkpoint ({e})") from None
+        state.pop("optimizers", None)
+        return state
+    if not js.exists():
         raise RLTrainingError(f"no training state in {out}")
-    return json.loads(p.read_text())
+    return json.loads(js.read_text())
 
 
 __all__ = ["A2CConfig", "Learner", "LocalBackend", "RayBackend", "SearchTraining", "SelfPlayActor", "a2c_loss",

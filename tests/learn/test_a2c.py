@@ -16,7 +16,15 @@ import torch
 from bidlab.bridge import rules
 from bidlab.envs.rollout import Decision, duplicate
 from bidlab.envs.state import encode_value636
-from bidlab.learn.a2c import A2CConfig, RLTrainingError, SelfPlayActor, a2c_loss, features, train_rl
+from bidlab.learn.a2c import (
+    A2CConfig,
+    RLTrainingError,
+    SelfPlayActor,
+    a2c_loss,
+    features,
+    load_state,
+    train_rl,
+)
 from bidlab.nets import load_model
 from tests.kill_training import run_until_updates_then_kill9
 
@@ -193,6 +201,20 @@ def test_resume_after_kill9(tmp_path):
     # it continued from the checkpoint's counters (a fresh start would report updates from 0)
     assert min(seen) >= at_kill and state["updates"] == at_kill + 10
     assert state["resumed"] == 1
+
+
+def test_state_after_a_kill_between_checkpoint_and_state_json_is_the_checkpoints(tmp_path):
+    """A kill can land after checkpoint.safetensors is replaced and before state.json is: the
+    state a resume continues from (and what load_state reports) is the checkpoint's."""
+    cfg = A2CConfig.tiny(eval_every=1000, checkpoint_every=5)
+    train_rl(tmp_path, cfg, init=None, updates=5)
+    stale = (tmp_path / "state.json").read_text()
+    train_rl(tmp_path, cfg, init=None, updates=10)
+    (tmp_path / "state.json").write_text(stale)  # the kill's window, made deterministic
+    assert json.loads(stale)["updates"] == 5 and load_state(tmp_path)["updates"] == 10
+    seen = []
+    state = train_rl(tmp_path, cfg, init=None, updates=15, progress=lambda ev: seen.append(ev["updates"]))
+    assert min(seen) > 10 and state["updates"] == 15 and state["resumed"] == 2
 
 
 def test_ray_backend_trains_a_few_updates(tmp_path):
