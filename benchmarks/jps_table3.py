@@ -54,6 +54,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=Path("results/table3"))
     ap.add_argument("--plot", type=Path, default=Path("docs/jps_table3.png"))
+    ap.add_argument("--title", default=None, help="the plot's title")
     args = ap.parse_args()
     runs = dict(r.split("=", 1) for r in args.run)
     names = list(runs)
@@ -104,7 +105,8 @@ def main() -> None:
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_xlabel("learner updates")
         ax.set_ylabel("IMPs/board vs the start (± 1 SE)")
-        ax.set_title(f"Fine-tuning with and without search: {args.curve_boards:,} validation boards per point")
+        ax.set_title(args.title or "Fine-tuning with and without search: "
+                     f"{args.curve_boards:,} validation boards per point")
         ax.legend()
         fig.tight_layout()
         args.plot.parent.mkdir(parents=True, exist_ok=True)
