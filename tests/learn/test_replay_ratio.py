@@ -67,16 +67,17 @@ def test_replay_ratio_does_not_change_the_training_key():
     assert dataclasses.replace(A2CConfig.cpu(), batch_size=256).training_key() != A2CConfig.cpu().training_key()
 
 
-def test_the_shipped_rl_checkpoint_still_resumes_with_or_without_a_replay_ratio():
+@pytest.mark.parametrize("folder", ["rl", "rl-next"])
+def test_the_shipped_rl_checkpoint_still_resumes_with_or_without_a_replay_ratio(folder):
     """The command in checkpoints/README.md (cpu preset, --no-hidden-info) must match the
-    training key of checkpoints/rl/state.json, with or without --replay-ratio, and so must a
+    training key of checkpoints/{rl,rl-next}/state.json, with or without --replay-ratio, and so must a
     state saved before ``replay_ratio`` existed (the key dropped from the same config)."""
     import json
     from pathlib import Path
 
     from bidlab.learn.a2c import make_config
 
-    saved = json.loads((Path(__file__).parents[2] / "checkpoints/rl/state.json").read_text())["config"]
+    saved = json.loads((Path(__file__).parents[2] / "checkpoints" / folder / "state.json").read_text())["config"]
     older = {k: v for k, v in saved.items() if k != "replay_ratio"}
     for config in (saved, older):
         old = A2CConfig.from_json(config).training_key()
