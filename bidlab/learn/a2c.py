@@ -549,14 +549,23 @@ def save_checkpoint(out: Path, learner: Learner, state: dict) -> None:
     write_json_atomic(out / "state.json", full)
 
 
-def load_checkpoint(out: Path, learner: Learner) -> dict:
+def checkpoint_state(path: Path) -> dict:
+    """The counters (and optimizer metadata) stored in a checkpoint file's metadata."""
     from safetensors import safe_open
+
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            return json.loads((f.metadata() or {})["state"])
+    except Exception as e:  # a truncated or foreign file
+        raise RLTrainingError(f"{path} is not a readable checkpoint ({e})") from None
+
+
+def load_checkpoint(out: Path, learner: Learner) -> dict:
     from safetensors.torch import load
 
     path = out / "checkpoint.safetensors"
+    state = checkpoint_state(path)
     try:
-        with safe_open(str(path), framework="pt") as f:
-            state = json.loads((f.metadata() or {})["state"])
         tensors = load(path.read_bytes())
     except Exception as e:  # a truncated or foreign file
         raise RLTrainingError(f"{path} is not a readable checkpoint ({e})") from None
@@ -986,15 +995,9 @@ def load_state(out: str | Path) -> dict:
     """The run's counters as a resume would see them: from the checkpoint's metadata. state.json
     is written just after the checkpoint, so a kill between the two leaves it one checkpoint
     behind; it is read only for a folder that has no checkpoint file."""
-    from safetensors import safe_open
-
     ck, js = Path(out) / "checkpoint.safetensors", Path(out) / "state.json"
     if ck.exists():
-        try:
-            with safe_open(str(ck), framework="pt") as f:
-                state = json.loads((f.metadata() or {})["state"])
-        except Exception as e:  # a truncated or foreign file
-            raise RLTrainingError(f"{ck} is not a readable checkpoint ({e})") from None
+        state = checkpoint_state(ck)
         state.pop("optimizers", None)
         return state
     if not js.exists():
