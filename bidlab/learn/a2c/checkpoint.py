@@ -1,0 +1,74 @@
+"""Training state on disk: weights, optimizer moments and counters in one safetensors file
+(replaced in one atomic rename), a readable ``state.json`` copy, and the one reader of a run's
+counters that a resume, ``train rl-curve`` and the kill tests share."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bidlab.fileio import write_bytes_atomic, write_json_atomic
+from bidlab.learn.a2c.config import RLTrainingError
+from bidlab.learn.a2c.learner import Learner
+from bidlab.nets import load_optimizer, optimizer_tensors
+
+
+def save_checkpoint(out: Path, learner: Learner, state: dict) -> None:
+    """Weights, optimizer moments and counters in one safetensors file (the counters in its
+    metadata, so they are replaced together in one atomic rename); state.json is a readable copy."""
+    from safetensors.torch import save
+
+    tensors = {f"policy.{k}": v.detach().cpu().contiguous() for k, v in learner.policy.state_dict().items()}
+    tensors.update({f"value.{k}": v.detach().cpu().contiguous() for k, v in learner.value.state_dict().items()})
+    tp, ep = optimizer_tensors(learner.opt_policy, "opt_policy")
+    tv, evv = optimizer_tensors(learner.opt_value, "opt_value")
+    tensors.update(tp)
+    tensors.update(tv)
+    full = dict(state, optimizers={"opt_policy": ep, "opt_value": evv})
+    write_bytes_atomic(out / "checkpoint.safetensors", save(tensors, metadata={"state": json.dumps(full)}))
+    write_json_atomic(out / "state.json", full)
+
+
+def checkpoint_state(path: Path) -> dict:
+    """The counters (and optimizer metadata) stored in a checkpoint file's metadata."""
+    from safetensors import safe_open
+
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            return json.loads((f.metadata() or {})["state"])
+    except Exception as e:  # a truncated or foreign file
+        raise RLTrainingError(f"{path} is not a readable checkpoint ({e})") from None
+
+
+def load_checkpoint(out: Path, learner: Learner) -> dict:
+    from safetensors.torch import load
+
+    path = out / "checkpoint.safetensors"
+    state = checkpoint_state(path)
+    try:
+        tensors = load(path.read_bytes())
+    except Exception as e:  # a truncated or foreign file
+        raise RLTrainingError(f"{path} is not a readable checkpoint ({e})") from None
+    dev = learner.device
+    learner.policy.load_state_dict({k[7:]: v.to(dev) for k, v in tensors.items() if k.startswith("policy.")})
+    learner.value.load_state_dict({k[6:]: v.to(dev) for k, v in tensors.items() if k.startswith("value.")})
+    load_optimizer(learner.opt_policy, tensors, state["optimizers"]["opt_policy"], "opt_policy")
+    load_optimizer(learner.opt_value, tensors, state["optimizers"]["opt_value"], "opt_value")
+    state.pop("optimizers")
+    return state
+
+
+
+
+def load_state(out: str | Path) -> dict:
+    """The run's counters as a resume would see them: from the checkpoint's metadata. state.json
+    is written just after the checkpoint, so a kill between the two leaves it one checkpoint
+    behind; it is read only for a folder that has no checkpoint file."""
+    ck, js = Path(out) / "checkpoint.safetensors", Path(out) / "state.json"
+    if ck.exists():
+        state = checkpoint_state(ck)
+        state.pop("optimizers", None)
+        return state
+    if not js.exists():
+        raise RLTrainingError(f"no training state in {out}")
+    return json.loads(js.read_text())

@@ -1,0 +1,106 @@
+"""The hyperparameters of A2C self-play (Qiu et al. 2024, Table I): :class:`A2CConfig` with the
+policy and value nets' shapes nested, and the ``paper``, ``cpu`` and ``tiny`` presets. The
+choices behind the ``cpu`` sizes are in :mod:`bidlab.learn.a2c`'s docstring."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+
+from bidlab.bridge.features import OPENSPIEL480, VALUE636
+from bidlab.errors import BidlabError
+from bidlab.nets import NetConfig, preset
+
+
+class RLTrainingError(BidlabError):
+    """Self-play training cannot start or resume as asked."""
+
+
+# -- configuration ----------------------------------------------------------------------------
+
+VALUE_CPU = NetConfig("value", "cpu-rl", VALUE636, 256, 3, 1, "value636")
+VALUE_PAPER = preset("value", "paper")
+
+
+@dataclass(frozen=True)
+class A2CConfig:
+    """Hyperparameters of A2C self-play (see the module docstring for the choices)."""
+
+    policy: NetConfig = field(default_factory=lambda: preset("policy", "cpu"))
+    value: NetConfig = VALUE_CPU
+    preset: str = "cpu"
+    actors: int = 1                  # actor threads (local) or Ray actors
+    boards_per_batch: int = 256      # board pairs one actor bids per rollout (2x tables)
+    buffer_size: int = 100_000
+    burn_in: int = 10_000
+    batch_size: int = 512
+    lr_policy: float = 1e-4          # cpu: 10x the paper's (few updates fit in an hour; pilot below)
+    lr_value: float = 1e-4
+    alpha: float = 0.6
+    beta: float = 0.4
+    entropy: float = 0.01
+    clip: float = 0.05
+    grad_clip: float = 40.0
+    sync_every: int = 10             # learner updates between weight syncs to the actors
+    per: bool = True                 # False: uniform replay (the --no-per ablation)
+    hidden_info: bool = True         # False: value net on the 480 only (--no-hidden-info)
+    eval_every: int = 500            # updates between greedy evaluations against SL
+    eval_boards: int = 1000          # validation boards per evaluation
+    checkpoint_every: int = 250      # updates between checkpoints
+    seed: int = 0
+    replay_ratio: float | None = None  # learned / generated transitions to hold (None: actors run free)
+
+    @classmethod
+    def cpu(cls, **kw) -> A2CConfig:
+        return _with_ablations(cls(**kw))
+
+    @classmethod
+    def paper(cls, **kw) -> A2CConfig:
+        base = dict(policy=preset("policy", "paper"), value=VALUE_PAPER, preset="paper", actors=12,
+                    boards_per_batch=150, buffer_size=80_000, burn_in=20_000, batch_size=2048,
+                    lr_policy=1e-5, lr_value=1e-4, alpha=0.8, beta=0.6, entropy=0.01, sync_every=10)
+        return _with_ablations(cls(**{**base, **kw}))
+
+    @classmethod
+    def tiny(cls, **kw) -> A2CConfig:
+        """For tests: tiny nets, a few boards."""
+        base = dict(policy=preset("policy", "tiny"), value=NetConfig("value", "tiny", VALUE636, 32, 2, 1, "value636"),
+                    preset="tiny", boards_per_batch=16, buffer_size=4096, burn_in=200, batch_size=64,
+                    lr_policy=1e-4, lr_value=1e-3, eval_every=20, eval_boards=32, checkpoint_every=10)
+        return _with_ablations(cls(**{**base, **kw}))
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict) -> A2CConfig:
+        d = dict(d)
+        d["policy"] = NetConfig(**d["policy"])
+        d["value"] = NetConfig(**d["value"])
+        return cls(**d)
+
+    def training_key(self) -> dict:
+        """Settings a resumed run must share with the run it resumes."""
+        d = self.to_json()
+        # throughput knobs: a run may resume with other values (replay_ratio: old runs lack it);
+        # the seed only picks the games, so replicates may fine-tune one checkpoint with other seeds
+        for k in ("eval_every", "eval_boards", "checkpoint_every", "actors", "replay_ratio", "seed"):
+            d.pop(k, None)
+        return d
+
+
+PRESETS = {"cpu": A2CConfig.cpu, "paper": A2CConfig.paper, "tiny": A2CConfig.tiny}
+
+
+def _with_ablations(cfg: A2CConfig) -> A2CConfig:
+    """The value net's input follows ``hidden_info``: 636 with the hidden hands, else the 480."""
+    if cfg.hidden_info:
+        v = replace(cfg.value, input_dim=VALUE636, encoder="value636")
+    else:
+        v = replace(cfg.value, input_dim=OPENSPIEL480, encoder="openspiel480")
+    return replace(cfg, value=v)
+
+
+def make_config(preset_name: str = "cpu", **kw) -> A2CConfig:
+    if preset_name not in PRESETS:
+        raise RLTrainingError(f"no A2C preset {preset_name!r}; choose one of {', '.join(PRESETS)}")
+    return PRESETS[preset_name](**kw)

@@ -1,0 +1,190 @@
+"""The training loop (Qiu et al. Algs. 1-2): actors -> prioritized replay -> learner, periodic
+greedy evaluation on validation deals, TensorBoard, checkpoints and resume."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from bidlab.learn.a2c.backends import LocalBackend, RayBackend
+from bidlab.learn.a2c.checkpoint import load_checkpoint, save_checkpoint
+from bidlab.learn.a2c.config import A2CConfig, RLTrainingError
+from bidlab.learn.a2c.evaluation import evaluate_against, validation_deals
+from bidlab.learn.a2c.learner import Learner
+from bidlab.learn.a2c.limiter import ReplayRatioLimiter
+from bidlab.learn.a2c.targets import SearchTraining, TargetQueue, add_search_targets
+from bidlab.learn.a2c.transitions import REPLAY_COLUMNS, insert_priorities
+from bidlab.learn.replay import ReplayBuffer
+from bidlab.nets import build, load_model, save_model
+
+
+def initial_policy(init: str | None, cfg: A2CConfig) -> tuple[torch.nn.Module, A2CConfig]:
+    """The policy to start from (a saved model, e.g. the shipped SL net) and the config with its shape."""
+    if init is None:
+        return build(cfg.policy), cfg
+    from bidlab.agents.neural import resolve_model
+
+    spec = init[3:] if init.startswith("nn:") else init
+    net, _ = load_model(resolve_model(spec))
+    if net.cfg.kind != "policy":
+        raise RLTrainingError(f"--init {init} is a {net.cfg.kind} net, not a policy")
+    return net, replace(cfg, policy=net.cfg)
+
+
+def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minutes: float | None = None,
+             updates: int | None = None, backend: str = "local", ray_address: str | None = None,
+             device: str = "cpu", opponent: str = "sl",
+             progress: Callable[[dict], None] | None = None, search: SearchTraining | None = None,
+             keep_policies: bool = False) -> dict:
+    """Train (or resume, if ``out`` holds a checkpoint) until ``minutes`` of training time
+    (counted across resumptions) or ``updates`` learner updates; returns the final state.
+    ``search``: search targets trained by NLL next to A2C (online JPS); a run without search
+    may be resumed with it (fine-tuning from a plain RL checkpoint), not the other way round.
+    ``keep_policies``: every checkpoint also keeps the policy as ``policies/update-NNNNNN``
+    (a plain model file), for learning curves measured by matches afterwards."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    from bidlab.agents.neural import load_neural_agent
+
+    if minutes is None and updates is None:
+        raise RLTrainingError("give a budget: --minutes or --updates")
+    if backend not in ("local", "ray"):
+        raise RLTrainingError(f"unknown backend {backend!r}; choose local or ray")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(cfg.seed)
+    policy, cfg = initial_policy(init, cfg)
+    value = build(cfg.value)
+    learner = Learner(cfg, policy, value, device)
+    state = {"config": cfg.to_json(), "init": init, "updates": 0, "generated": 0, "learned": 0,
+             "seconds": 0.0, "evals": [], "best": None, "resumed": 0}
+    wanted = None if search is None else search.describe()
+    if (out / "checkpoint.safetensors").exists():
+        old = load_checkpoint(out, learner)
+        if A2CConfig.from_json(old["config"]).training_key() != cfg.training_key() or old.get("init") != init:
+            raise RLTrainingError(f"{out} holds a run with other settings; use another --out or the same settings")
+        had = (old.get("search") or {}).get("settings")
+        if had is not None and had != wanted:
+            raise RLTrainingError(f"{out} was trained with search targets {had}; resume it with the same search "
+                                  f"settings, not {wanted}")
+        state.update(old, config=cfg.to_json(), resumed=old.get("resumed", 0) + 1)
+    if search is not None and "settings" not in (state.get("search") or {}):
+        # search starts here: from scratch, or fine-tuning a plain RL run from this update on
+        state["search"] = {"settings": wanted, "since_update": state["updates"], "searched": 0, "targets": 0}
+    # a resumed run draws new games (the seed includes the resume count); the buffer is rebuilt by burn-in
+    run_seed = int(np.random.SeedSequence([cfg.seed, state["resumed"]]).generate_state(1)[0])
+    targets = None if search is None else TargetQueue(search.buffer_size)
+    replay = ReplayBuffer(cfg.buffer_size, REPLAY_COLUMNS, prioritized=cfg.per, beta=cfg.beta,
+                          burn_in=cfg.burn_in, seed=run_seed)
+    ev = validation_deals(cfg.eval_boards, cfg.seed)
+    opp = load_neural_agent(opponent)
+    writer = SummaryWriter(str(out / "tb"), purge_step=state["updates"] or None)
+    limiter = ReplayRatioLimiter(cfg.replay_ratio, cfg.burn_in, cfg.batch_size)
+    hook = None if search is None else search.hook
+    if backend == "local":
+        actors = LocalBackend(cfg, run_seed, limiter=limiter, search_hook=hook)
+    else:
+        actors = RayBackend(cfg, run_seed, ray_address, limiter=limiter, search_hook=hook)
+    learner_cpu = 0.0  # the learner thread's CPU seconds in this process (for the benchmark)
+
+    def budget_left() -> bool:
+        if updates is not None and state["updates"] >= updates:
+            return False
+        return minutes is None or state["seconds"] < minutes * 60
+
+    def evaluate() -> None:
+        m, se = evaluate_against(learner.policy, opp, ev)
+        point = {"update": state["updates"], "seconds": round(state["seconds"], 1), "generated": state["generated"],
+                 "imps": m, "se": se}
+        state["evals"].append(point)
+        writer.add_scalar("eval/imps_vs_sl", m, state["updates"])
+        if state["best"] is None or m > state["best"]["imps"]:
+            state["best"] = point
+            save_model(out / "best", learner.policy, info={
+                "rl": {"init": init, "config": cfg.to_json(), "validation": point,
+                       "opponent": opponent}})
+        learner.policy.train()
+
+    def checkpoint() -> None:
+        save_checkpoint(out, learner, state)
+        # the run's latest policy as a plain model file (nn:RUN/final), beside the best on validation
+        info = {"rl": {"init": init, "config": cfg.to_json(), "update": state["updates"], "opponent": opponent}}
+        save_model(out / "final", learner.policy, info=info)
+        if keep_policies:
+            (out / "policies").mkdir(exist_ok=True)
+            save_model(out / "policies" / f"update-{state['updates']:06d}", learner.policy, info=info)
+
+    last = {"t": time.perf_counter(), "gen": state["generated"], "learned": state["learned"]}
+    rates = {"generated_per_s": 0.0, "learned_per_s": 0.0}
+    actors.publish(state["updates"], *learner.weights())
+    if not state["evals"]:
+        evaluate()
+        checkpoint()
+    metrics: dict[str, float] = {}
+    try:
+        clock = time.perf_counter()
+        while budget_left():
+            for batch in actors.poll(block=not (replay.ready and limiter.learner_may_step())):
+                cols = {k: batch[k] for k in REPLAY_COLUMNS}
+                replay.add(cols, insert_priorities(batch, cfg.alpha))
+                state["generated"] += len(batch["call"])
+                limiter.add_inserted(len(batch["call"]))
+                if targets is not None and "targets" in batch:
+                    add_search_targets(targets, batch["targets"], state["search"], writer, state["updates"])
+            if replay.ready and limiter.learner_may_step():
+                c0 = time.thread_time()
+                slots, cols, w = replay.sample(cfg.batch_size)
+                tcols, tw = None, 0.0
+                if targets is not None and len(targets):
+                    tcols = targets.take(search.batch_size)
+                    tw = search.weight * len(tcols["call"]) / search.batch_size  # a sum over batch_size slots
+                prio, metrics = learner.step(cols, w, tcols, tw, "nll" if search is None else search.loss)
+                replay.update_priorities(slots, prio)
+                learner_cpu += time.thread_time() - c0
+                state["updates"] += 1
+                state["learned"] += cfg.batch_size
+                limiter.add_learned(cfg.batch_size)
+                u = state["updates"]
+                if u % cfg.sync_every == 0:
+                    actors.publish(u, *learner.weights())
+                if u % 10 == 0:
+                    for k, v in metrics.items():
+                        writer.add_scalar(f"loss/{k}", v, u)
+                    writer.add_scalar("replay/mean_priority", replay.mean_priority(), u)
+            now = time.perf_counter()
+            state["seconds"] += now - clock
+            clock = now
+            if now - last["t"] >= 5.0:
+                dt = now - last["t"]
+                rates = {"generated_per_s": (state["generated"] - last["gen"]) / dt,
+                         "learned_per_s": (state["learned"] - last["learned"]) / dt}
+                last = {"t": now, "gen": state["generated"], "learned": state["learned"]}
+                writer.add_scalar("throughput/generated_per_s", rates["generated_per_s"], state["updates"])
+                writer.add_scalar("throughput/learned_per_s", rates["learned_per_s"], state["updates"])
+            u = state["updates"]
+            if replay.ready and u % cfg.eval_every == 0:
+                evaluate()
+                clock = time.perf_counter()  # evaluation time is not training time
+            if replay.ready and u % cfg.checkpoint_every == 0:
+                checkpoint()
+            if progress is not None:
+                progress({**state, **rates, "metrics": metrics, "replay": len(replay), "burn_in": cfg.burn_in,
+                          "budget_updates": updates, "budget_seconds": None if minutes is None else minutes * 60})
+        if state["evals"][-1]["update"] != state["updates"]:
+            evaluate()
+        checkpoint()
+        state["actor_stats"] = actors.stats()
+        # this process's share (not counted across resumptions): what the benchmark reports
+        state["this_run"] = {"generated": limiter.inserted, "learned": limiter.learned,
+                             "largest_batch": limiter.largest, "learner_cpu_seconds": learner_cpu,
+                             "actor_cpu_seconds": getattr(actors, "cpu_seconds", None),
+                             "actor_wait_seconds": limiter.actor_wait_seconds}
+    finally:
+        actors.close()
+        writer.close()
+    return state
