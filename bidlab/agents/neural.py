@@ -128,13 +128,20 @@ def shipped_models_dir() -> Path:
 
 
 def resolve_model(name_or_path: str | os.PathLike) -> Path:
-    """A model path, or the name of a model shipped with bidlab (e.g. ``sl``)."""
+    """A model path, the name of a model shipped with bidlab (e.g. ``sl``), or an earlier
+    shipped generation by name and update count (``rl@8750``, kept in ``models/history/`` so
+    that a ratings table can always set a new model against every one of its ancestors)."""
     p = Path(name_or_path)
     if p.suffix in ("", ".safetensors", ".json") and p.with_suffix(".safetensors").is_file():
         return p.with_suffix(".safetensors")
-    shipped = shipped_models_dir() / f"{p.name}.safetensors"
+    folder = shipped_models_dir() / "history" if "@" in p.name else shipped_models_dir()
+    shipped = folder / f"{p.name}.safetensors"
     if shipped.exists() and len(p.parts) == 1:
         return shipped
+    if "@" in p.name and len(p.parts) == 1:
+        kept = sorted((f.stem for f in folder.glob("*.safetensors")),
+                      key=lambda n: (n.split("@")[0], int(n.split("@")[1]) if n.split("@")[1].isdigit() else 0))
+        raise ModelFileError(f"no shipped generation {p.name} (kept: {', '.join(kept) or 'none'})")
     known = sorted(f.stem for f in shipped_models_dir().glob("*.safetensors")) if shipped_models_dir().exists() else []
     raise ModelFileError(f"no model at {p} (shipped models: {', '.join(known) or 'none'})")
 

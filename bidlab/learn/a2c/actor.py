@@ -9,13 +9,17 @@ import time
 import numpy as np
 import torch
 
+from bidlab.agents.base import AgentBase
+from bidlab.agents.neural import NeuralAgent
+from bidlab.agents.registry import make_agent
 from bidlab.envs.rollout import Decision, rollout, score
 from bidlab.envs.scoring import imps_array
 from bidlab.envs.state import AuctionState, init, observe, observe636
-from bidlab.learn.a2c.config import A2CConfig
+from bidlab.learn.a2c.config import A2CConfig, RLTrainingError
+from bidlab.learn.a2c.league import SELF
 from bidlab.learn.a2c.targets import SearchHook
 from bidlab.learn.a2c.transitions import duplicate_rewards
-from bidlab.nets import build
+from bidlab.nets import NetConfig, build
 
 
 class _SamplingPolicy:
@@ -47,7 +51,15 @@ class _SamplingPolicy:
 
 class SelfPlayActor:
     """Bids batches of duplicate board pairs with the current policy (all four seats, both
-    tables) and returns their transitions. Runs in a thread or as a Ray actor unchanged."""
+    tables) and returns their transitions. Runs in a thread or as a Ray actor unchanged.
+
+    In a league (:mod:`bidlab.learn.a2c.league`) each batch is bid against one opponent team
+    drawn from the pool's shares (:meth:`set_league`): against ``self`` as above; against any
+    other member the learner sits North-South at table 0 and East-West at table 1, the member
+    at the other seats, and only the learner's own decisions become transitions (a frozen
+    opponent's calls were not made by the policy being trained, so they have no place in its
+    replay). The reward is the same duplicate reward: the learner's team is team 0 at both
+    tables."""
 
     def __init__(self, cfg: A2CConfig, seed: int, split: str = "train", search_hook: SearchHook | None = None):
         from bidlab.dd import shipped_store
@@ -65,6 +77,11 @@ class SelfPlayActor:
         self.net_seconds = 0.0
         self.total_seconds = 0.0
         self.generated = 0
+        self.seed = int(seed)
+        self.league_rng = np.random.default_rng([seed, 29])  # its own stream: plain runs draw as before
+        self.league_version = -1
+        self.opponents: dict[str, AgentBase] = {}
+        self.shares: dict[str, float] = {}
 
     def set_weights(self, version: int, policy: dict, value: dict) -> None:
         """Load the learner's weights (tensors or numpy arrays) tagged with ``version``."""
@@ -73,16 +90,50 @@ class SelfPlayActor:
             self.value.load_state_dict({k: torch.as_tensor(v) for k, v in value.items()})
         self.version = int(version)
 
+    def set_league(self, version: int, members: list[dict]) -> None:
+        """Build the pool's members (:meth:`League.actor_members`: neural ones from their
+        weights, the rest from their specs) tagged with the pool's ``version``."""
+        built = {}
+        for i, m in enumerate(members):
+            seed = int(np.random.SeedSequence([self.seed, 31, i]).generate_state(1)[0])
+            if "weights" in m:
+                net = build(NetConfig(**m["net"])).eval()
+                with torch.no_grad():
+                    net.load_state_dict({k: torch.as_tensor(v) for k, v in m["weights"].items()})
+                agent = NeuralAgent(net, mode=m["mode"], seed=seed)
+            else:
+                agent = make_agent(m["spec"], seed)
+            agent.name = m["name"]
+            built[m["name"]] = agent
+        self.opponents = built
+        self.league_version = int(version)
+
+    def set_shares(self, shares: dict[str, float]) -> None:
+        """Each member's share of the batches (``self`` included), as the league weighs them now."""
+        self.shares = {k: v for k, v in shares.items() if k == SELF or k in self.opponents}
+
+    def draw_opponent(self) -> str:
+        if not self.shares:
+            return SELF
+        names = list(self.shares)
+        p = np.array([self.shares[k] for k in names], np.float64)
+        return names[int(self.league_rng.choice(len(names), p=p / p.sum()))]
+
     def stats(self) -> dict:
         return {"generated": self.generated, "net_seconds": self.net_seconds, "total_seconds": self.total_seconds,
                 "search_seconds": self.search_seconds}
 
     def play(self, boards: int | None = None, deal_rows: np.ndarray | None = None, dealer=None,
-             vulnerability=None) -> dict[str, np.ndarray]:
+             vulnerability=None, opponent: str | None = None) -> dict[str, np.ndarray]:
         """Bid ``boards`` board pairs (random train deals, dealers, vulnerabilities unless given)
         and return their transitions: :data:`REPLAY_COLUMNS` plus ``v`` (the actor's v(h)),
-        ``row`` (table row), ``length`` (calls before this one) and per-board ``imps``."""
+        ``row`` (table row), ``length`` (calls before this one), per-board ``imps`` and the
+        ``opponent`` member's name. ``opponent``: a pool member (default: drawn by the
+        league's shares; ``self`` without a league); against one, ``imps`` are the learner's."""
         t0 = time.perf_counter()
+        opponent = self.draw_opponent() if opponent is None else opponent
+        if opponent != SELF and opponent not in self.opponents:
+            raise RLTrainingError(f"no league member {opponent!r} at this actor")
         n = int(boards or self.cfg.boards_per_batch)
         if deal_rows is None:
             deal_rows = self.rng.integers(0, len(self.deals), n)
@@ -94,7 +145,17 @@ class SelfPlayActor:
         pol = _SamplingPolicy(self)
         parts: dict[str, list[np.ndarray]] = {k: [] for k in ("row", "length", "obs", "seat", "code", "call", "logp", "v")}
 
-        def record(_p: int, rows: np.ndarray, sub: AuctionState, d: Decision) -> None:
+        if opponent == SELF:
+            policies, seat_policy = [pol], np.zeros(4, np.int64)
+        else:
+            policies = [pol, self.opponents[opponent]]
+            seat_policy = np.empty((2 * n, 4), np.int64)
+            seat_policy[:n] = (0, 1, 0, 1)  # the learner North-South at table 0 ...
+            seat_policy[n:] = (1, 0, 1, 0)  # ... and East-West at table 1: team 0 at both
+
+        def record(p: int, rows: np.ndarray, sub: AuctionState, d: Decision) -> None:
+            if p != 0:  # an opponent's call: not the learner's to learn from
+                return
             lp, v = pol.last
             parts["row"].append(rows.astype(np.int32))
             parts["length"].append(sub.length.astype(np.int16))
@@ -105,15 +166,17 @@ class SelfPlayActor:
             parts["logp"].append(lp)
             parts["v"].append(v)
 
-        end = rollout(state, [pol], np.zeros(4, np.int64), inplace=True, on_decision=record)
+        end = rollout(state, policies, seat_policy, inplace=True, on_decision=record)
         s = score(end, np.concatenate([dd, dd]))
         imps = imps_array(s.ns_score[:n].astype(np.int64) - s.ns_score[n:].astype(np.int64))
         out = {k: np.concatenate(v) for k, v in parts.items()}
         out["deal"] = end.deals[out["row"]]
         out["reward"] = duplicate_rewards(imps, out["row"], out["seat"], n)
         out["imps"] = imps
+        out["opponent"] = opponent
         self.generated += len(out["call"])
-        if self.search_hook is not None:
+        # the joint search assumes all four seats bid with the policy: it runs on self-play batches
+        if self.search_hook is not None and opponent == SELF:
             t1 = time.perf_counter()
             out["targets"] = self.search_hook(end, dd, self.policy, self.search_rng)
             self.search_seconds += time.perf_counter() - t1

@@ -33,6 +33,8 @@ class LocalBackend:
                                      search_hook=search_hook) for i in range(cfg.actors)]
         self.queue: queue.Queue = queue.Queue(maxsize=2 * cfg.actors + 2)
         self._weights: tuple | None = None
+        self._league: tuple[int, list[dict]] | None = None
+        self._shares: dict[str, float] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._errors: list[BaseException] = []
@@ -47,13 +49,24 @@ class LocalBackend:
             for t in self.threads:
                 t.start()
 
+    def publish_league(self, version: int, members: list[dict], shares: dict[str, float]) -> None:
+        """The league's members (rebuilt by each actor when ``version`` changes) and shares."""
+        with self._lock:
+            if self._league is None or self._league[0] != version:
+                self._league = (version, members)
+            self._shares = dict(shares)
+
     def _run(self, actor: SelfPlayActor) -> None:
         try:
             while not self._stop.is_set():
                 with self._lock:
-                    w = self._weights
+                    w, league, shares = self._weights, self._league, self._shares
                 if w is not None and w[0] != actor.version:
                     actor.set_weights(*w)
+                if league is not None and league[0] != actor.league_version:
+                    actor.set_league(*league)
+                if league is not None:
+                    actor.set_shares(shares)
                 if not self.limiter.wait_for_actor(self._stop):
                     continue
                 c0 = time.thread_time()
@@ -108,8 +121,10 @@ class RayBackend:
         self.actors = [remote.remote(cfg, int(np.random.SeedSequence([seed, i]).generate_state(1)[0]), search_hook)
                        for i in range(cfg.actors)]
         self.versions = {i: -1 for i in range(len(self.actors))}
+        self.league_versions = {i: -1 for i in range(len(self.actors))}
         self.pending: dict = {}
         self._weights = None
+        self._league = None  # (version, members in the object store, shares)
 
     def publish(self, version: int, policy: dict, value: dict) -> None:
         self._weights = (version, self.ray.put({k: v.numpy() for k, v in policy.items()}),
@@ -117,6 +132,13 @@ class RayBackend:
         if not self.pending and not self.idle:  # the first publish starts every actor
             for i in range(len(self.actors)):
                 self._submit(i)
+
+    def publish_league(self, version: int, members: list[dict], shares: dict[str, float]) -> None:
+        """The league's members (sent to each actor once per ``version``) and shares."""
+        if self._league is None or self._league[0] != version:
+            self._league = (version, self.ray.put(members), dict(shares))
+        else:
+            self._league = (version, self._league[1], dict(shares))
 
     def _submit(self, i: int) -> None:
         if not self.limiter.actor_may_play():
@@ -126,6 +148,11 @@ class RayBackend:
         if self._weights is not None and self.versions[i] != self._weights[0]:
             a.set_weights.remote(*self._weights)  # a Ray actor runs its calls in submission order
             self.versions[i] = self._weights[0]
+        if self._league is not None:
+            if self.league_versions[i] != self._league[0]:
+                a.set_league.remote(self._league[0], self._league[1])
+                self.league_versions[i] = self._league[0]
+            a.set_shares.remote(self._league[2])
         self.pending[a.play.remote()] = i
 
     def poll(self, block: bool) -> list[dict]:

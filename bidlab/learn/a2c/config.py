@@ -17,6 +17,52 @@ class RLTrainingError(BidlabError):
 
 # -- configuration ----------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class LeagueConfig:
+    """League self-play (issue #26): the learner's team meets a pool of opponent teams.
+
+    The learner's partnership (both seats the current policy, sampling) plays duplicate board
+    pairs against an opponent partnership drawn per batch: itself (plain self-play, a fixed
+    share), or another pool member by prioritized fictitious self-play (AlphaStar, Vinyals et
+    al. 2019): member ``m`` is drawn with weight ``max(floor, (1 - x_m)^power)``, ``x_m =
+    sigmoid(recent IMPs/board of the learner against m / imps_scale)``, the learner's
+    expectation of winning a board against it, so the members it does worst against come most
+    often and none drops out. Kita et al. 2024 found a pool of past policies worth about +0.35
+    IMPs/deal over plain self-play in bridge bidding."""
+
+    fixed: tuple[str, ...] = ("sayc", "nn:sl")  # fixed agents in the pool (agent specs)
+    self_share: float = 0.5          # share of batches of plain self-play
+    snapshot_every: int = 2500       # updates between frozen snapshots of the learner (0: none)
+    max_snapshots: int = 6           # most snapshots kept; the oldest (not the start) leaves first
+    snapshot_mode: str = "sample"    # snapshots bid as self-play does (sample) or greedy
+    pfsp_power: float = 2.0
+    floor: float = 0.05
+    imps_scale: float = 1.0
+    horizon: int = 4000              # boards in a member's running mean (older boards fade)
+
+    def __post_init__(self) -> None:
+        checks = [(0 <= self.self_share <= 1, f"--league-self must be in [0, 1], got {self.self_share}"),
+                  (self.snapshot_every >= 0, f"--league-snapshot-every must be >= 0, got {self.snapshot_every}"),
+                  (self.max_snapshots >= 1, f"max_snapshots must be >= 1, got {self.max_snapshots}"),
+                  (self.snapshot_mode in ("sample", "greedy"), f"snapshot_mode must be sample or greedy, got "
+                                                                f"{self.snapshot_mode!r}"),
+                  (self.pfsp_power > 0 and 0 <= self.floor <= 1 and self.imps_scale > 0 and self.horizon >= 1,
+                   "league weights need pfsp_power > 0, 0 <= floor <= 1, imps_scale > 0, horizon >= 1"),
+                  (self.self_share > 0 or self.fixed or self.snapshot_every,
+                   "a league with no self-play share needs fixed members or snapshots")]
+        for ok, msg in checks:
+            if not ok:
+                raise RLTrainingError(msg)
+        object.__setattr__(self, "fixed", tuple(self.fixed))
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict) -> LeagueConfig:
+        return cls(**{**d, "fixed": tuple(d.get("fixed", ()))})
+
+
 VALUE_CPU = NetConfig("value", "cpu-rl", VALUE636, 256, 3, 1, "value636")
 VALUE_PAPER = preset("value", "paper")
 
@@ -48,6 +94,8 @@ class A2CConfig:
     checkpoint_every: int = 250      # updates between checkpoints
     seed: int = 0
     replay_ratio: float | None = None  # learned / generated transitions to hold (None: actors run free)
+    checkpoint_seconds: float = 60.0  # also checkpoint when this long has passed (a kill loses at most this)
+    league: LeagueConfig | None = None  # None: plain self-play (all four seats the learner)
 
     @classmethod
     def cpu(cls, **kw) -> A2CConfig:
@@ -76,14 +124,18 @@ class A2CConfig:
         d = dict(d)
         d["policy"] = NetConfig(**d["policy"])
         d["value"] = NetConfig(**d["value"])
+        if d.get("league") is not None:
+            d["league"] = LeagueConfig.from_json(d["league"])
         return cls(**d)
 
     def training_key(self) -> dict:
         """Settings a resumed run must share with the run it resumes."""
         d = self.to_json()
         # throughput knobs: a run may resume with other values (replay_ratio: old runs lack it);
-        # the seed only picks the games, so replicates may fine-tune one checkpoint with other seeds
-        for k in ("eval_every", "eval_boards", "checkpoint_every", "actors", "replay_ratio", "seed"):
+        # the seed only picks the games, so replicates may fine-tune one checkpoint with other seeds;
+        # a plain run may go on as a league run (the league's own settings are checked on resume)
+        for k in ("eval_every", "eval_boards", "checkpoint_every", "checkpoint_seconds", "actors", "replay_ratio",
+                  "seed", "league"):
             d.pop(k, None)
         return d
 
