@@ -83,30 +83,8 @@ def test_a_jps_bots_call_meanings_come_from_its_policy(models_dir):
     assert w.meaning.startswith("Its policy, without search:")
 
 
-@pytest.fixture(scope="module")
-def tied_results(tmp_path_factory):
-    """A results folder: an 8-board match whose IMPs sum to 9 (1.125 a board: a tie at two
-    decimals, which JavaScript's toFixed rounds up and Python's format to even) and whose
-    vs-par IMPs are all 0 (B's is then minus 0); and a match stopped after 2 of its 4 boards."""
-    from bidlab.eval.match import Match, MatchConfig, _run_chunk
-
-    root = tmp_path_factory.mktemp("results28")
-    Match(MatchConfig("random", "sayc", boards=8, seed=5, chunk_size=8), root / "tied").run(workers=1)
-    path = root / "tied" / "results.jsonl"
-    header, *records = [json.loads(x) for x in path.read_text().splitlines()]
-    for i, r in enumerate(records):
-        r["imps_a"] = 9 if i == 0 else 0
-        r["a_vs_par"] = [0, 0]
-    path.write_text("".join(json.dumps(x) + "\n" for x in [header, *records]))
-
-    stopped = Match(MatchConfig("random", "sayc", boards=4, seed=2, chunk_size=2), root / "stopped")
-    k, recs = _run_chunk(stopped._task(0))
-    stopped.chunks.write_records(k, recs)
-    return root
-
-
-def test_a_match_is_rounded_once_and_never_minus_zero(tied_results):
-    with _client(results_dir=tied_results) as c:
+def test_a_match_is_rounded_once_and_never_minus_zero(results28):
+    with _client(results_dir=results28) as c:
         r = c.get("/api/matches")
         m = next(x for x in r.json()["matches"] if x["name"] == "tied")
         report = c.get("/api/match", params={"name": "tied"}).json()["report"]
@@ -117,13 +95,13 @@ def test_a_match_is_rounded_once_and_never_minus_zero(tied_results):
     assert "-0.0" not in r.text and m["text"]["b_vs_par"] == "+0.00"
 
 
-def test_an_interrupted_match_is_listed_with_how_to_finish_it(tied_results):
-    with _client(results_dir=tied_results) as c:
+def test_an_interrupted_match_is_listed_with_how_to_finish_it(results28):
+    with _client(results_dir=results28) as c:
         body = c.get("/api/matches").json()
     assert [m["name"] for m in body["matches"]] == ["tied"]
     (stopped,) = body["interrupted"]
     assert (stopped["name"], stopped["boards"], stopped["boards_done"]) == ("stopped", 4, 2)
-    assert "rerun" in stopped["message"] and str(tied_results / "stopped") in stopped["message"]
+    assert "rerun" in stopped["message"] and str(results28 / "stopped") in stopped["message"]
     assert "--chunk-size 2" in stopped["message"] and "--seed 2" in stopped["message"]
 
 
