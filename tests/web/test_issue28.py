@@ -12,7 +12,6 @@ import pytest
 
 from bidlab.bridge.calls import Call
 from bidlab.runtime.stats import fmt
-from bidlab.web.meaning import FEW_HANDS, CallMeaning
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*httpx2.*")
 
@@ -106,9 +105,11 @@ def test_an_interrupted_match_is_listed_with_how_to_finish_it(results28):
 
 
 def test_a_meaning_from_few_hands_says_so():
+    from bidlab.web.meaning import CallMeaning
+
     lengths = ((4, 5), (2, 3), (3, 4), (2, 3))
     few = CallMeaning(2, (15, 16), lengths).text(Call.parse("1NT"), 500)
-    many = CallMeaning(FEW_HANDS, (15, 17), lengths).text(Call.parse("1NT"), 500)
+    many = CallMeaning(20, (15, 17), lengths).text(Call.parse("1NT"), 500)
     assert "too few for a firm range" in few and "only 2 hands" in few
     assert "too few" not in many
 
