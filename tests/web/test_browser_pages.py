@@ -121,9 +121,10 @@ def _fits(pg) -> None:
 def _rendered_lines(pg, selector: str) -> tuple[int, int]:
     """(lines of text, lines the box shows) of a box whose text is laid out in columns."""
     return tuple(pg.eval_on_selector(selector, """e => {
-        const cs = getComputedStyle(e), lh = parseFloat(cs.lineHeight);
-        const inner = e.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
-        return [e.textContent.replace(/\\n$/, '').split('\\n').length, Math.round(inner / lh)]; }"""))
+        const r = document.createRange();
+        r.selectNodeContents(e);
+        const tops = new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top)));
+        return [e.textContent.split('\\n').filter(l => l.trim()).length, tops.size]; }"""))
 
 
 def test_every_page_fits_a_phone_and_links_to_the_others(server, new_page):
