@@ -140,3 +140,21 @@ def _a_file(tmp):
     f = tmp / "a-file"
     f.write_text("not a folder")
     return f
+
+
+def test_a_card_is_taken_back_with_the_bots_cards_after_it(client):
+    """Undo of a misclicked card: the board is as it was before the card, and the person plays
+    again; with no card of the person's played there is nothing to take back."""
+    deal = "N:AKQJT98765.A.A.A 432.KQJT9.KQJ.KQ .8765432.T98.JT9 ..765432.8765432"
+    b = client.post("/api/boards", json={"deal": deal, "seed": 1, "play": True,
+                                         "seats": {"N": "sayc", "E": "sayc", "S": "you", "W": "sayc"}}).json()
+    while b["your_turn"]:
+        b = client.post(f"/api/boards/{b['id']}/calls", json={"call": "Pass"}).json()
+    assert b["play"]["your_turn"] and not b["can_undo_card"]
+    r = client.post(f"/api/boards/{b['id']}/cards/undo")
+    assert r.status_code == 409 and "no card" in r.json()["error"]
+    before = b
+    after = client.post(f"/api/boards/{b['id']}/cards", json={"card": b["play"]["legal_cards"][-1]}).json()
+    assert after["can_undo_card"] and after["play"] != before["play"]
+    back = client.post(f"/api/boards/{b['id']}/cards/undo").json()
+    assert back["play"] == before["play"] and back["hands"] == before["hands"] and not back["can_undo_card"]
