@@ -31,6 +31,7 @@ def serve(
     from bidlab.web import create_app
     from bidlab.web.agents import shipped_models_dir
 
+    check_serve_folders(results, models)
     model_dirs = list(models) if models else [shipped_models_dir(), Path("models")]
     web = create_app(results_dir=results, model_dirs=model_dirs, max_boards=max_boards)
     if host not in ("127.0.0.1", "localhost", "::1"):
@@ -43,6 +44,24 @@ def serve(
         server.run(sockets=[sock])
     finally:
         sock.close()
+
+
+class ServeOptionError(BidlabError):
+    """A folder option of ``serve`` that cannot be what it says."""
+
+
+def check_serve_folders(results: Path, models: list[Path] | None) -> None:
+    """Refuse, in one line and before the server starts, a ``--results`` that is a file (the
+    matches view would silently stay empty) and a ``--models`` folder that does not exist (its
+    models would silently be missing). A ``--results`` folder that does not exist yet is fine:
+    matches written there later are listed."""
+    if results.exists() and not results.is_dir():
+        raise ServeOptionError(f"--results must be a folder of match results, got the file {results}")
+    for folder in models or ():
+        if not folder.exists():
+            raise ServeOptionError(f"--models folder {folder} does not exist")
+        if not folder.is_dir():
+            raise ServeOptionError(f"--models must be a folder of model files, got the file {folder}")
 
 
 class PortError(BidlabError):

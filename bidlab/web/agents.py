@@ -24,10 +24,16 @@ from bidlab.agents.specs import split_neural_spec
 #: Spec kinds whose argument is not a file; any other kind's argument must be a model file.
 PLAIN_KINDS = frozenset({"random", "sayc"})
 #: Kinds that cannot do without a model.
-MODEL_KINDS = frozenset({"nn", "bmcs", "mcs"})
-#: Kinds that take search options after the model (``bmcs:sl?k=4&rmax=1500``); options that
-#: name files (``belief=``, ``tricks=``) are refused, so a request can only use shipped nets.
-OPTION_KINDS = frozenset({"bmcs", "mcs"})
+MODEL_KINDS = frozenset({"nn", "bmcs", "mcs", "jps"})
+#: Kinds that take search options after the model (``bmcs:sl?k=4&rmax=1500``, ``jps:rl?samples=20``);
+#: options that name files (``belief=``, ``tricks=``) are refused, so a request can only use shipped nets.
+OPTION_KINDS = frozenset({"bmcs", "mcs", "jps"})
+#: Kinds whose "Why?" shows the search that made the call (candidates, particles, beliefs).
+SEARCH_KINDS = frozenset({"bmcs", "mcs"})
+#: Kinds that search over a neural policy at every call: what their calls mean is read from
+#: the policy's own calls, since bidding hundreds of stored deals with a search (about a
+#: second a call) would keep a core busy for hours.
+POLICY_SEARCH_KINDS = frozenset({"bmcs", "mcs", "jps"})
 FILE_OPTIONS = ("belief=", "tricks=")
 MODE_SUFFIXES = (":greedy", ":sample")
 MODEL_SUFFIX = ".safetensors"
@@ -43,6 +49,35 @@ def shipped_models_dir() -> Path:
 class ModelFile:
     name: str    # what a request may write after "nn:": the path in its folder without ".safetensors", e.g. "sl"
     path: Path   # resolved absolute path
+
+    @property
+    def kind(self) -> str | None:
+        """The net's kind from its config (``policy``, ``belief``, ``tricks``, ...); None if unreadable."""
+        return model_kind(self.path)
+
+
+def model_kind(weights: Path) -> str | None:
+    """The kind a model file's config names, read from ``NAME.json`` or else the safetensors
+    header, without loading the weights. Only ``policy`` nets bid (``nn:``); a ``belief`` or
+    ``tricks`` net is a search's helper."""
+    import json
+
+    meta = None
+    try:
+        meta = json.loads(weights.with_suffix(".json").read_text())
+    except (OSError, ValueError):
+        try:
+            from safetensors import safe_open
+
+            with safe_open(str(weights), framework="pt") as f:
+                meta = json.loads((f.metadata() or {}).get("bidlab", "null"))
+        except Exception:  # a foreign or damaged file: no kind, so not offered as a bidder
+            return None
+    if not isinstance(meta, dict):
+        return None
+    net = meta.get("net") if isinstance(meta.get("net"), dict) else {}
+    kind = net.get("kind") or meta.get("kind")
+    return str(kind) if kind else None
 
 
 class AgentCatalog:
@@ -65,11 +100,15 @@ class AgentCatalog:
                     found.setdefault(name, ModelFile(name, rp))
         return list(found.values())
 
+    def policies(self) -> list[ModelFile]:
+        """The model files that can bid: policy nets (not the search's belief and tricks nets)."""
+        return [m for m in self.models() if m.kind == "policy"]
+
     def suggestions(self) -> list[str]:
         """Specs to offer in a seat chooser."""
         out = ["sayc", "random"]
         search_nets = ("belief", "tricks")   # the search's own nets, not policies
-        policies = [m.name for m in self.models() if m.name not in search_nets]
+        policies = [m.name for m in self.policies()]
         out += [f"nn:{name}" for name in policies]
         if set(search_nets) <= {m.name for m in self.models()}:
             out += [f"{kind}:{name}" for name in policies for kind in ("bmcs", "mcs")]

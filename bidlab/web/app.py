@@ -23,6 +23,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bidlab.errors import BidlabError
+from bidlab.runtime.stats import fmt
 from bidlab.web.agents import AgentCatalog, build_agent
 from bidlab.web.matches import MAX_BOARD_ROWS, MatchLibrary, UnknownMatchError, finite_or_none, report_html
 from bidlab.web.meaning import DEFAULT_DEALS, MeaningService
@@ -33,11 +34,13 @@ from bidlab.web.models import (
     CallIn,
     CardIn,
     ErrorOut,
+    InterruptedMatchOut,
     MatchBoardDetailOut,
     MatchBoardOut,
     MatchDetailOut,
     MatchesOut,
     MatchOut,
+    MatchTextOut,
     NewBoardIn,
     SearchOut,
     WhyOut,
@@ -191,7 +194,7 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
     def agents():
         return AgentsOut(suggestions=catalog.suggestions(),
                          kinds=[AgentKindOut(prefix=p, summary=s) for p, s in catalog.kinds()],
-                         models=[m.name for m in catalog.models()])
+                         models=[m.name for m in catalog.policies()])
 
     @app.post("/api/boards", response_model=BoardOut, status_code=201, responses=ERRORS,
               summary="Deal a new board; bots bid until it is your turn")
@@ -234,6 +237,14 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
             s.card(body.card)
             return board_out(s)
 
+    @app.post("/api/boards/{board_id}/cards/undo", response_model=BoardOut, responses=ERRORS,
+              summary="Take back your last card (and the bots' cards after it)")
+    def undo_card(board_id: BoardId):
+        s = store.get(board_id)
+        with s.lock:
+            s.undo_card()
+            return board_out(s)
+
     @app.get("/api/boards/{board_id}/why", response_model=WhyOut, responses=ERRORS,
              summary="Why a bot made a call: its rule, or its policy's top calls")
     def why(board_id: BoardId, index: CallIndex, table: TableName = "this"):
@@ -252,14 +263,22 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
 
     def match_out(e) -> MatchOut:
         sm = e.summary
+        # + 0.0 turns a -0.0 (B's vs par is minus A's, and minus 0 is -0.0) into 0.0.
+        text = MatchTextOut(imps_per_board=fmt(sm.imps_per_board, signed=True), standard_error=fmt(sm.standard_error),
+                            a_vs_par=fmt(sm.a_vs_par, signed=True), b_vs_par=fmt(sm.b_vs_par, signed=True))
         return MatchOut(name=e.name, agent_a=sm.agent_a, agent_b=sm.agent_b, boards=sm.boards,
-                        imps_per_board=sm.imps_per_board, standard_error=finite_or_none(sm.standard_error),
-                        a_vs_par=sm.a_vs_par, b_vs_par=sm.b_vs_par)
+                        imps_per_board=sm.imps_per_board + 0.0,
+                        standard_error=finite_or_none(sm.standard_error),
+                        a_vs_par=sm.a_vs_par + 0.0, b_vs_par=sm.b_vs_par + 0.0, text=text)
 
     @app.get("/api/matches", response_model=MatchesOut, summary="Match results in the results directory")
     def matches():
         entries, errors = library.scan()
-        return MatchesOut(matches=[match_out(e) for e in entries], errors=errors)
+        interrupted = [InterruptedMatchOut(
+            name=m.name, agent_a=m.agent_a, agent_b=m.agent_b, boards=m.boards, boards_done=m.boards_done,
+            message=f"interrupted: rerun to finish it ({m.rerun_command()})")
+            for m in library.interrupted()]
+        return MatchesOut(matches=[match_out(e) for e in entries], interrupted=interrupted, errors=errors)
 
 
     @app.get("/api/match", response_model=MatchDetailOut, responses=ERRORS,

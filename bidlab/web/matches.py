@@ -9,6 +9,7 @@ from that folder's own listing. No request can make the server read any other pa
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import re
 import shutil
@@ -23,6 +24,7 @@ from bidlab.eval.match import MatchSummary, load_results, summarize
 from bidlab.web.table import WebError
 
 RESULTS_FILE = "results.jsonl"
+MATCH_FILE = "match.json"
 MAX_DEPTH = 3
 MAX_MATCHES = 500
 MAX_BOARD_ROWS = 500   # boards per page of a match's board list
@@ -40,6 +42,33 @@ class MatchEntry:
     mtime_ns: int
     summary: MatchSummary
     records: tuple[dict, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InterruptedMatch:
+    """A match folder with its ``match.json`` but no results file: stopped before its last board."""
+
+    name: str
+    path: Path
+    mtime_ns: int
+    agent_a: str
+    agent_b: str
+    boards: int
+    boards_done: int | None
+    config: dict
+
+    def rerun_command(self) -> str:
+        """The ``bidlab match`` command that resumes it (the same settings, or it refuses the folder)."""
+        import shlex
+
+        c = self.config
+        parts = ["bidlab", "match", self.agent_a, self.agent_b, "--boards", str(self.boards)]
+        for key, option in (("split", "--split"), ("seed", "--seed"), ("chunk_size", "--chunk-size"),
+                            ("store", "--store")):
+            if c.get(key) is not None:
+                parts += [option, str(c[key])]
+        parts += ["--out", str(self.path)]
+        return shlex.join(parts)
 
 
 class MatchLibrary:
@@ -104,6 +133,32 @@ class MatchLibrary:
         entries.sort(key=lambda e: -e.mtime_ns)
         return entries, errors
 
+    def interrupted(self) -> list[InterruptedMatch]:
+        """Match folders that were stopped before their last board (a ``match.json`` and no
+        results file), newest first, with how many boards their finished chunks hold. Only read:
+        the folder is the user's to resume."""
+        if not self.root.is_dir():
+            return []
+        out = []
+        for depth in range(MAX_DEPTH + 1):
+            for f in sorted(self.root.glob("/".join(["*"] * depth + [MATCH_FILE]))):
+                folder = f.parent.resolve()
+                if not f.is_file() or not folder.is_relative_to(self.root) or (folder / RESULTS_FILE).exists():
+                    continue
+                try:
+                    header = json.loads(f.read_text())
+                    cfg = header["config"]
+                    entry = InterruptedMatch(
+                        folder.relative_to(self.root).as_posix() or ".", folder, f.stat().st_mtime_ns,
+                        str(cfg["agent_a"]), str(cfg["agent_b"]), int(cfg["boards"]), _boards_done(folder), dict(cfg))
+                except (OSError, ValueError, KeyError, TypeError):
+                    continue  # not a match folder of ours
+                out.append(entry)
+                if len(out) >= MAX_MATCHES:
+                    break
+        out.sort(key=lambda m: -m.mtime_ns)
+        return out
+
     @staticmethod
     def _read(name: str, folder: Path, mtime: int) -> MatchEntry:
         header, records = load_results(folder)
@@ -152,6 +207,16 @@ class MatchLibrary:
         if plot not in plots:
             raise UnknownMatchError(f"match {e.name!r} has no plot {plot!r}; plots: {', '.join(plots)}")
         return self._report_dir(e) / plot
+
+
+def _boards_done(folder: Path) -> int | None:
+    """Boards in a match folder's finished chunks (None if its chunk store cannot be read)."""
+    from bidlab.runtime.shards import ShardError, ShardStore
+
+    try:
+        return sum(s.count for s in ShardStore.open(folder / "chunks", "match-chunks").shards)
+    except (ShardError, OSError, ValueError):
+        return None
 
 
 def report_html(markdown: str, plot_url) -> str:

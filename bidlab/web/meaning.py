@@ -41,6 +41,8 @@ log = logging.getLogger("bidlab.web")
 DEFAULT_DEALS = 500
 #: Below this many hands the full range is shown; from it on, the 5th-95th percentile.
 PERCENTILE_FROM = 20
+#: Below this many hands a meaning is flagged as drawn from too few hands for a firm range.
+FEW_HANDS = 10
 FORMAT = 1
 
 
@@ -62,10 +64,14 @@ class CallMeaning:
             return f"{lo}–{hi}" if lo != hi else str(lo)
 
         suits = ", ".join(f"{s.symbol} {span(*r)}" for s, r in zip(SUITS_HIGH_FIRST, self.lengths))
+        hands = f"{self.count} hand{'s' if self.count != 1 else ''}"
+        if self.count < FEW_HANDS:  # a range from two hands is no range: say so
+            return (f"{call.to_str(symbols=True)} here shows {span(*self.hcp)} HCP; {suits} "
+                    f"(from only {hands} this agent bid it with, in {deals} stored deals: "
+                    "too few for a firm range)")
         spread = "most" if self.count >= PERCENTILE_FROM else "all"
         return (f"{call.to_str(symbols=True)} here shows {span(*self.hcp)} HCP; {suits} "
-                f"({spread} of the {self.count} hand{'s' if self.count != 1 else ''} this agent bid it with, "
-                f"in {deals} stored deals)")
+                f"({spread} of the {hands} this agent bid it with, in {deals} stored deals)")
 
 
 def _spread(values: np.ndarray) -> tuple[int, int]:

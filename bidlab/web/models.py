@@ -13,7 +13,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bidlab.bridge.auction import Auction, Contract
 from bidlab.bridge.calls import Strain
-from bidlab.bridge.scoring import score_contract
 from bidlab.cards import Deal, Hand, Seat
 from bidlab.web.table import YOU, Room, Session, Why
 
@@ -95,6 +94,8 @@ class PlayedOut(BaseModel):
     tricks: int = Field(description="Tricks declarer took in the play.")
     score_ns: int
     line: str
+    imps: int = Field(description="IMPs won by the result's `side` on the hand as played: its score as played "
+                      "minus its score at the other table (scored double dummy).")
 
 
 class PlayCardOut(BaseModel):
@@ -129,7 +130,8 @@ class ResultOut(BaseModel):
     par_score_ns: int
     par_contracts: list[str]
     side: Literal["NS", "EW"] = Field(description="The side the IMP swing is counted for (yours).")
-    imps: int = Field(description="IMPs won by `side`: its score here minus its score at the other table.")
+    imps: int = Field(description="IMPs won by `side` with both tables scored double dummy: its score here minus "
+                      "its score at the other table. A played hand's swing is in `played.imps`.")
     played: PlayedOut | None = Field(None, description="The hand as played at this table, if it was played.")
 
 
@@ -150,6 +152,8 @@ class BoardOut(BaseModel):
     auction_over: bool
     play: PlayOut | None
     can_undo: bool = Field(description="Whether your last call can be taken back (no card played yet).")
+    can_undo_card: bool = Field(False, description="Whether you have played a card that can be taken back "
+                                "(POST /api/boards/{id}/cards/undo).")
     over: bool = Field(description="The auction is over, and so is the play if the board is played.")
     result: ResultOut | None
 
@@ -220,7 +224,16 @@ class AgentKindOut(BaseModel):
 class AgentsOut(BaseModel):
     suggestions: list[str]
     kinds: list[AgentKindOut]
-    models: list[str]
+    models: list[str] = Field(description="Policy models a seat may name as nn:NAME (not the search's belief and tricks nets).")
+
+
+class MatchTextOut(BaseModel):
+    """The numbers as the report prints them (one rounding for the list, the summary and the report)."""
+
+    imps_per_board: str
+    standard_error: str
+    a_vs_par: str
+    b_vs_par: str
 
 
 class MatchOut(BaseModel):
@@ -232,10 +245,22 @@ class MatchOut(BaseModel):
     standard_error: float | None
     a_vs_par: float
     b_vs_par: float
+    text: MatchTextOut
+
+
+class InterruptedMatchOut(BaseModel):
+    name: str
+    agent_a: str
+    agent_b: str
+    boards: int = Field(description="Boards the match was started with.")
+    boards_done: int | None = Field(description="Boards finished and saved so far (null if unknown).")
+    message: str = Field(description="What to do: rerun the same `bidlab match` command to finish it.")
 
 
 class MatchesOut(BaseModel):
     matches: list[MatchOut]
+    interrupted: list[InterruptedMatchOut] = Field(
+        default_factory=list, description="Matches stopped before their last board: no results file yet.")
     errors: list[str] = Field(default_factory=list, description="Result folders that could not be read.")
 
 
@@ -342,12 +367,11 @@ def play_out(s: Session) -> PlayOut | None:
 
 
 def played_out(s: Session) -> PlayedOut | None:
-    p = s.play
-    if p is None or not p.is_over:
+    played = s.played_result()
+    if played is None:
         return None
-    n = p.declarer_tricks
-    score = score_contract(p.contract, n, s.board.vulnerability)
-    return PlayedOut(tricks=n, score_ns=score, line=result_line(p.contract, n, score))
+    return PlayedOut(tricks=played.tricks, score_ns=played.score_ns, imps=played.imps,
+                     line=result_line(s.play.contract, played.tricks, played.score_ns))
 
 
 def board_out(s: Session) -> BoardOut:
@@ -380,7 +404,7 @@ def board_out(s: Session) -> BoardOut:
         auction_over=auction_over, play=play_out(s),
         can_undo=any(x == YOU for x in s.seats) and (s.play is None or not s.play.started)
         and any(s.seats[s.auction.seat_of(i)] == YOU for i in range(len(s.auction.calls))),
-        over=over, result=result)
+        can_undo_card=s.can_undo_card, over=over, result=result)
 
 
 RULE_ID = re.compile(r"\s*\[([A-Za-z0-9_.:-]+)\]\s*$")

@@ -40,6 +40,7 @@ class CardPlay:
     """The play of one hand: the cards held, the tricks played, whose turn it is."""
 
     def __init__(self, deal: Deal, contract: Contract):
+        self.deal = deal
         self.contract = contract
         self.declarer = contract.declarer
         self.dummy = contract.declarer.partner
@@ -47,6 +48,7 @@ class CardPlay:
         self.leader = contract.declarer.lho
         self.trick: list[Card] = []
         self.tricks: list[Trick] = []
+        self.history: list[tuple[Seat, Card]] = []   # every card played, in order
 
     @property
     def is_over(self) -> bool:
@@ -85,12 +87,20 @@ class CardPlay:
         if card not in self.legal_cards():
             raise ValueError(f"{card} is not a legal card for {seat.full_name}")
         self.hands[seat].discard(card)
+        self.history.append((seat, card))
         self.trick.append(card)
         if len(self.trick) == 4:
             cards = tuple(self.trick)
             self.tricks.append(Trick(self.leader, cards, trick_winner(self.leader, cards, self.contract.strain)))
             self.leader = self.tricks[-1].winner
             self.trick = []
+
+    def replayed(self, n: int) -> CardPlay:
+        """The play as it stood after its first ``n`` cards (the cards after them taken back)."""
+        play = CardPlay(self.deal, self.contract)
+        for _, card in self.history[:n]:
+            play.play(card)
+        return play
 
     def dd_card(self) -> Card:
         """The bot's card: one that takes the most tricks double dummy."""

@@ -34,7 +34,7 @@ from bidlab.envs.state import from_prefix, views_state
 from bidlab.errors import BidlabError, IllegalCallError
 from bidlab.search.agents import SearchAgent
 from bidlab.search.bmcs import SearchResult
-from bidlab.web.agents import OPTION_KINDS, AgentCatalog, AgentPool
+from bidlab.web.agents import POLICY_SEARCH_KINDS, SEARCH_KINDS, AgentCatalog, AgentPool
 from bidlab.web.meaning import MeaningService
 from bidlab.web.play import CardPlay
 
@@ -102,6 +102,15 @@ class Result:
     this: Room
     other: Room
     side: int               # the side the swing is counted for: 0 NS, 1 EW
+    imps: int
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """This table's hand as played: declarer's tricks, NS's score, and the swing on it."""
+
+    tricks: int
+    score_ns: int
     imps: int
 
 
@@ -176,7 +185,13 @@ def policy_spec(spec: str) -> str:
 
 
 def is_search_spec(spec: str) -> bool:
-    return spec.partition(":")[0].strip().lower() in OPTION_KINDS
+    """A ``bmcs:``/``mcs:`` bot, whose "Why?" is the search that made the call."""
+    return spec.partition(":")[0].strip().lower() in SEARCH_KINDS
+
+
+def searches_a_policy(spec: str) -> bool:
+    """A bot that searches over a neural policy (``bmcs:``, ``mcs:``, ``jps:``)."""
+    return spec.partition(":")[0].strip().lower() in POLICY_SEARCH_KINDS
 
 
 class Session:
@@ -354,6 +369,25 @@ class Session:
         p.play(card)
         self._advance_play()
 
+    def _last_card_of_a_person(self) -> int | None:
+        p = self.play
+        if p is None:
+            return None
+        mine = [i for i, (seat, _) in enumerate(p.history) if self.person_plays(seat)]
+        return mine[-1] if mine else None
+
+    @property
+    def can_undo_card(self) -> bool:
+        return self._last_card_of_a_person() is not None
+
+    def undo_card(self) -> None:
+        """Take back the person's last card and the bots' cards after it (a misclick); the person
+        plays that card again. Bots play double dummy, so they answer a new card afresh."""
+        i = self._last_card_of_a_person()
+        if i is None:
+            raise NotYourTurnError("you have played no card on this board to take back")
+        self.play = self.play.replayed(i)
+
     def undo(self) -> None:
         """Take back the person's last call and the bots' calls after it; the person calls again."""
         if self.play is not None and self.play.started:
@@ -411,6 +445,17 @@ class Session:
         return Result(dd, int(p.score), tuple(str(c) for c in p.contracts), this, other, side,
                       swing if side == 0 else -swing)
 
+    def played_result(self) -> Played | None:
+        """The hand as played at this table, once all 13 tricks are in, and its IMP swing against
+        the other table's (double-dummy) result, for the same side as :attr:`Result.imps`."""
+        p, r = self.play, self.result
+        if p is None or not p.is_over or r is None:
+            return None
+        tricks = p.declarer_tricks
+        score_ns = score_contract(p.contract, tricks, self.board.vulnerability)
+        swing = imps(score_ns - r.other.score_ns)
+        return Played(tricks, score_ns, swing if r.side == 0 else -swing)
+
     # -- explanations -----------------------------------------------------------------------
 
     def _bot_call(self, table: str, index: int) -> tuple[Seat, str, Call, BiddingView]:
@@ -461,7 +506,7 @@ class Session:
         if self._meanings is not None and not spec.lower().startswith("random"):
             meaning = self._meanings.describe(self._meaning_spec(resolved), view.auction, call,
                                               wait=self._meaning_wait)
-            if search:
+            if searches_a_policy(resolved):
                 meaning = f"Its policy, without search: {meaning}"
         why = Why(table, index, seat, call, spec, text, top_calls, meaning, search)
         if meaning is None or " is being worked out " not in meaning:
@@ -470,9 +515,9 @@ class Session:
 
     @staticmethod
     def _meaning_spec(resolved: str) -> str:
-        """The spec whose calls give a bot's call meanings: a search bot's policy (bidding 500
-        stored deals with a search, ~1 s a call, would take hours of CPU)."""
-        return policy_spec(resolved) if is_search_spec(resolved) else resolved
+        """The spec whose calls give a bot's call meanings: a search bot's policy, ``jps:`` as
+        ``bmcs:`` (bidding 500 stored deals with a search, ~1 s a call, would take hours of CPU)."""
+        return policy_spec(resolved) if searches_a_policy(resolved) else resolved
 
     def search_result(self, table: str, index: int) -> SearchResult:
         """The search with which a search bot made call ``index`` of ``table``: the one kept when
@@ -562,6 +607,6 @@ class BoardStore:
 
 
 __all__ = [
-    "YOU", "BoardStore", "BotError", "IllegalCall", "NewBoard", "NotYourTurnError", "Result", "Room",
+    "YOU", "BoardStore", "BotError", "IllegalCall", "NewBoard", "NotYourTurnError", "Played", "Result", "Room",
     "Session", "UnknownBoardError", "UnknownCallError", "WebError", "Why", "dd_table_cached",
 ]

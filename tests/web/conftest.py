@@ -3,6 +3,8 @@ neural model, and a TestClient over an app that reads only those."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 
@@ -45,3 +47,25 @@ def client(app):
 
     with TestClient(app, raise_server_exceptions=False) as c:
         yield c
+
+
+@pytest.fixture(scope="session")
+def results28(tmp_path_factory):
+    """A results folder: an 8-board match whose IMPs sum to 9 (1.125 a board: a tie at two
+    decimals, which JavaScript's toFixed rounds up and Python's format to even) and whose
+    vs-par IMPs are all 0 (B's is then minus 0); and a match stopped after 2 of its 4 boards."""
+    from bidlab.eval.match import Match, MatchConfig, _run_chunk
+
+    root = tmp_path_factory.mktemp("results28")
+    Match(MatchConfig("random", "sayc", boards=8, seed=5, chunk_size=8), root / "tied").run(workers=1)
+    path = root / "tied" / "results.jsonl"
+    header, *records = [json.loads(x) for x in path.read_text().splitlines()]
+    for i, r in enumerate(records):
+        r["imps_a"] = 9 if i == 0 else 0
+        r["a_vs_par"] = [0, 0]
+    path.write_text("".join(json.dumps(x) + "\n" for x in [header, *records]))
+
+    stopped = Match(MatchConfig("random", "sayc", boards=4, seed=2, chunk_size=2), root / "stopped")
+    k, recs = _run_chunk(stopped._task(0))
+    stopped.chunks.write_records(k, recs)
+    return root

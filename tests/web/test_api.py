@@ -446,7 +446,7 @@ def test_missing_results_dir_lists_nothing(tmp_path):
     from bidlab.web import create_app
 
     with TestClient(create_app(results_dir=tmp_path / "none", model_dirs=[])) as c:
-        assert c.get("/api/matches").json() == {"matches": [], "errors": []}
+        assert c.get("/api/matches").json() == {"matches": [], "interrupted": [], "errors": []}
 
 
 # -- the page --------------------------------------------------------------------------------------

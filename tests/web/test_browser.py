@@ -301,7 +301,9 @@ def test_a_phone_sees_the_whole_table_without_sideways_scrolling(server, browser
 def test_play_a_whole_board_against_bots_and_check_the_score(server, browser, tmp_path):
     """Deal with card play on: South passes throughout, North declares with South as dummy, so
     the person plays both hands; 13 tricks are clicked, and the played result on the page is
-    checked against ``bidlab score`` for the same contract and trick count."""
+    checked against ``bidlab score`` for the same contract and trick count. A misclicked first
+    card is taken back; the record of tricks lists all 13; the IMP swing shown is the one on the
+    result as played (issue 28), with the double-dummy swing labelled beside it."""
     from typer.testing import CliRunner
 
     from bidlab.cli import app as cli
@@ -324,6 +326,17 @@ def test_play_a_whole_board_against_bots_and_check_the_score(server, browser, tm
         assert pg.eval_on_selector_all("#auction td", "tds => tds.filter(t => t.textContent === '?').length") == 0
         contract = auction.contract
         assert contract is not None and contract.declarer == Seat.N, auction.to_str()
+        # A misclick: the first card is played, then taken back with the bots' cards after it.
+        pg.wait_for_selector(".hand button.card:not([disabled])")
+        assert not pg.is_visible("[data-testid=undo-card]")
+        first = pg.locator(".hand button.card:not([disabled])").first.get_attribute("data-card")
+        before = int(pg.get_attribute("#playinfo", "data-cards"))
+        pg.locator(".hand button.card:not([disabled])").last.click()
+        pg.wait_for_function("n => Number(document.getElementById('playinfo').dataset.cards) > n", arg=before)
+        pg.click("[data-testid=undo-card]")
+        pg.wait_for_function("n => Number(document.getElementById('playinfo').dataset.cards) === n", arg=before)
+        assert pg.locator(".hand button.card:not([disabled])").first.get_attribute("data-card") == first
+        assert not pg.is_visible("[data-testid=undo-card]")
         clicked = 0
         while pg.get_attribute("#playinfo", "data-over") != "true":
             pg.wait_for_selector(".hand button.card:not([disabled]), #playinfo[data-over=true]")
@@ -350,6 +363,24 @@ def test_play_a_whole_board_against_bots_and_check_the_score(server, browser, tm
         dd_tricks = int(dd_table(Deal.parse(TEN_CARD_DEAL))[Seat.N, contract.strain])
         assert pg.inner_text("[data-testid=this-room-line]").replace("\n", "").startswith(
             f"DD {contract.to_str(symbols=True)} by N, {'=' if dd_tricks == contract.level + 6 else ''}")
+        # The record of the tricks: 13 lines, whose winners add up to the trick count.
+        pg.click("[data-testid=trick-record] summary")
+        winners = [pg.locator(f"[data-testid=trick-record-{i}] td").nth(2).inner_text() for i in range(1, 14)]
+        assert sum(w in "NS" for w in winners) == ns and pg.locator("[data-testid=trick-record] tr").count() == 14
+
+        # The swing on the result as played, scored here from the tricks on the page; the other
+        # table (four SAYC bots: South's stand-in is partner's bot) scored double dummy.
+        board = Board.numbered(1, Deal.parse(TEN_CARD_DEAL))
+        other = bid_scalar(board, (SaycAgent(),) * 4).contract
+        dd = dd_table(board.deal)
+        ns_other = score_contract(other, int(dd[other.declarer, other.strain]) if other else 0, board.vulnerability)
+        played_swing = imps(score_contract(contract, ns, board.vulnerability) - ns_other)
+        dd_swing = imps(score_contract(contract, dd_tricks, board.vulnerability) - ns_other)
+        assert pg.inner_text("[data-testid=imps-label]") == "IMPs for NS as played"
+        assert pg.inner_text("[data-testid=imps]") == (f"{played_swing:+d}" if played_swing else "0")
+        assert pg.inner_text("[data-testid=imps-dd]") == (
+            f"double dummy at both tables: {dd_swing:+d}" if dd_swing else "double dummy at both tables: 0")
+        assert played_swing != dd_swing  # first-card clicks lose a trick here: the two swings differ
         pg.screenshot(path=str(tmp_path / "played.png"), full_page=True)
     finally:
         pg.close()

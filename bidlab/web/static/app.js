@@ -261,8 +261,29 @@ function renderPlay(b) {
   box.replaceChildren(
     el("div", { "data-testid": "trick-count" },
       el("b", { text: `NS ${p.ns_tricks} · EW ${p.ew_tricks}` }), ` tricks · ${status}`),
-    el("div", { class: "trick", "data-testid": "trick" }, `${label}: `, ...(cells.length ? cells : ["—"])));
+    el("div", { class: "trick", "data-testid": "trick" }, `${label}: `, ...(cells.length ? cells : ["—"])),
+    b.can_undo_card ? el("button", { type: "button", class: "undo-card", "data-testid": "undo-card", disabled: busy,
+      onclick: () => boardRequest("cards/undo") }, "Undo my card") : "",
+    trickRecord(p));
   box.classList.remove("hidden");
+}
+
+function trickRecord(p) {
+  // The tricks played so far, one line each: its number, the cards from the leader, the winner.
+  if (!p.tricks.length) return "";
+  const rows = p.tricks.map((t, i) => el("tr", { "data-testid": `trick-record-${i + 1}` },
+    el("td", { text: String(i + 1) }),
+    el("td", {}, ...t.cards.map((c) => el("span", { class: c.seat === t.winner ? "won" : "" },
+      `${c.seat} `, cardNode(c.card), " "))),
+    el("td", { text: t.winner })));
+  return el("details", { class: "trick-record", "data-testid": "trick-record", open: wasOpen("trick-record") },
+    el("summary", { text: `Tricks played (${p.tricks.length})` }),
+    el("table", {}, el("tr", {}, ["#", "cards, from the leader", "won by"].map((h) => el("th", { text: h }))), rows));
+}
+
+function wasOpen(testid) {
+  const d = document.querySelector(`[data-testid=${testid}]`);
+  return d ? d.open : false;
 }
 
 async function playCard(card) {
@@ -273,7 +294,7 @@ async function boardRequest(what, body) {
   // One request about the board at a time; its answer is drawn before the next can be sent.
   if (!board || busy) return;
   busy = true;
-  for (const b of document.querySelectorAll("#bidbox button, .hand button.card, #undo")) b.disabled = true;
+  for (const b of document.querySelectorAll("#bidbox button, .hand button.card, #undo, .undo-card")) b.disabled = true;
   try {
     await guarded(async () => render(await api("POST", `/api/boards/${board.id}/${what}`, body)));
   } finally {
@@ -504,7 +525,10 @@ function renderResult(b) {
   const box = $("result");
   if (!b.over) { box.classList.add("hidden"); return; }
   const r = b.result;
-  const swingCls = r.imps > 0 ? "plus" : r.imps < 0 ? "minus" : "";
+  // A played hand is scored as played; the double-dummy swing is shown beside it, labelled.
+  const swing = r.played ? r.played.imps : r.imps;
+  const swingCls = swing > 0 ? "plus" : swing < 0 ? "minus" : "";
+  const signedInt = (n) => `${n > 0 ? "+" : ""}${n}`;
   box.replaceChildren(
     el("h2", { text: "Result" }),
     el("div", { class: "cols" },
@@ -519,21 +543,16 @@ function renderResult(b) {
       el("div", {},
         el("h3", { text: "Double dummy" }),
         ...ddTable(r.dd, r.par_score_ns, r.par_contracts),
-        el("h3", { style: "margin-top:10px", text: `IMPs for ${r.side}` }),
-        el("div", { class: `swing ${swingCls}`, "data-testid": "imps", text: `${r.imps > 0 ? "+" : ""}${r.imps}` }))),
+        el("h3", { style: "margin-top:10px", "data-testid": "imps-label",
+          text: `IMPs for ${r.side}${r.played ? " as played" : " (double dummy)"}` }),
+        el("div", { class: `swing ${swingCls}`, "data-testid": "imps", text: signedInt(swing) }),
+        r.played ? el("div", { class: "small", "data-testid": "imps-dd",
+          text: `double dummy at both tables: ${signedInt(r.imps)}` }) : "")),
   );
   box.classList.remove("hidden");
 }
 
 // -- matches -------------------------------------------------------------------------------
-
-function fmt(x, digits = 2) {
-  // "n/a" for a missing value, and never "-0.00".
-  if (x === null || x === undefined || !Number.isFinite(x)) return "n/a";
-  const t = x.toFixed(digits);
-  if (Number(t) === 0) return (0).toFixed(digits);
-  return (x > 0 ? "+" : "") + t;
-}
 
 async function loadMatches() {
   await guarded(async () => {
@@ -542,11 +561,18 @@ async function loadMatches() {
       .map((h) => el("th", { text: h })));
     const rows = m.matches.map((x) => el("tr", { "data-testid": "match-row", onclick: () => openMatch(x.name) },
       el("td", { text: x.name }), el("td", { text: x.agent_a }), el("td", { text: x.agent_b }),
-      el("td", { text: String(x.boards) }), el("td", { text: fmt(x.imps_per_board) }),
-      el("td", { text: x.standard_error === null ? "n/a" : x.standard_error.toFixed(2) }),
-      el("td", { text: fmt(x.a_vs_par) }), el("td", { text: fmt(x.b_vs_par) })));
-    $("match-list").replaceChildren(el("thead", {}, head), el("tbody", {}, rows.length ? rows :
-      [el("tr", {}, el("td", { colspan: 8, text: "No results yet: run `bidlab match A B` first." }))]));
+      // the server's text: rounded once, as in the report
+      el("td", { text: String(x.boards) }), el("td", { "data-testid": "match-imps", text: x.text.imps_per_board }),
+      el("td", { text: x.text.standard_error }),
+      el("td", { text: x.text.a_vs_par }), el("td", { text: x.text.b_vs_par })));
+    const stopped = (m.interrupted || []).map((x) => el("tr", { class: "interrupted", "data-testid": "match-interrupted",
+      title: x.message },
+      el("td", { text: x.name }), el("td", { text: x.agent_a }), el("td", { text: x.agent_b }),
+      el("td", { text: x.boards_done === null ? `? of ${x.boards}` : `${x.boards_done} of ${x.boards}` }),
+      el("td", { colspan: 4, text: x.message })));
+    $("match-list").replaceChildren(el("thead", {}, head), el("tbody", {}, rows.length || stopped.length
+      ? [...rows, ...stopped]
+      : [el("tr", {}, el("td", { colspan: 8, text: "No results yet: run `bidlab match A B` first." }))]));
     $("match-errors").textContent = m.errors.length ? `Unreadable: ${m.errors.join("; ")}` : "";
   });
 }
@@ -579,7 +605,7 @@ async function openMatch(name, offset = 0) {
     box.replaceChildren(
       el("h2", { text: `${s.agent_a} vs ${s.agent_b}` }),
       el("p", { "data-testid": "match-summary",
-        text: `${fmt(s.imps_per_board)} ± ${s.standard_error === null ? "n/a" : s.standard_error.toFixed(2)} ` +
+        text: `${s.text.imps_per_board} ± ${s.text.standard_error} ` +
           `IMPs/board for ${s.agent_a} over ${s.boards} boards` }),
       d.report_error ? el("p", { class: "hint", text: `report failed: ${d.report_error}` }) : "",
       el("h3", { text: "Boards" }), pager, el("div", { class: "list-wrap" }, boards),

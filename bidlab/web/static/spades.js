@@ -10,9 +10,10 @@ function cardLabel(c) {
 function isRed(c) { return c[0] === "H" || c[0] === "D"; }
 function bidText(b) { return b === null || b === undefined ? "–" : (b === 0 ? "nil" : String(b)); }
 
-async function api(path, body) {
-  const opts = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+async function api(path, body, method = body === undefined ? "GET" : "POST") {
+  // Every move is a POST, with or without a body ("next round" has none): the API takes no GET moves.
+  const opts = method === "GET" ? {} : { method, headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body === undefined ? {} : body) };
   const r = await fetch(path, opts);
   const data = await r.json();
   if (!r.ok) throw new Error(data.error || r.statusText);
@@ -21,7 +22,7 @@ async function api(path, body) {
 
 async function act(path, body) {
   document.getElementById("error").textContent = "";
-  try { game = await api(path, body); draw(); }
+  try { game = await api(path, body, "POST"); draw(); }
   catch (e) { document.getElementById("error").textContent = e.message; }
 }
 
