@@ -23,6 +23,7 @@ pass over every row (see :data:`MIN_FORWARD_BATCH` for why this holds to the bit
 
 from __future__ import annotations
 
+import json
 import os
 from importlib import resources
 from pathlib import Path
@@ -127,19 +128,31 @@ def shipped_models_dir() -> Path:
     return Path(str(resources.files("bidlab") / "models"))
 
 
-def resolve_model(name_or_path: str | os.PathLike) -> Path:
-    """A model path, or the name of a model shipped with bidlab (e.g. ``sl``)."""
+def _shipped_kind(weights: Path) -> str | None:
+    try:
+        return json.loads(weights.with_suffix(".json").read_text()).get("kind")
+    except (OSError, ValueError):
+        return None
+
+
+def resolve_model(name_or_path: str | os.PathLike, kind: str | None = None) -> Path:
+    """A model path, or the name of a model shipped with bidlab (e.g. ``sl``).
+
+    ``kind`` (e.g. ``policy``) only narrows the list of shipped models an error offers, so
+    that a bidding agent's error does not suggest the belief or trick nets."""
     p = Path(name_or_path)
     if p.suffix in ("", ".safetensors", ".json") and p.with_suffix(".safetensors").is_file():
         return p.with_suffix(".safetensors")
     shipped = shipped_models_dir() / f"{p.name}.safetensors"
     if shipped.exists() and len(p.parts) == 1:
         return shipped
-    known = sorted(f.stem for f in shipped_models_dir().glob("*.safetensors")) if shipped_models_dir().exists() else []
-    raise ModelFileError(f"no model at {p} (shipped models: {', '.join(known) or 'none'})")
+    files = sorted(shipped_models_dir().glob("*.safetensors")) if shipped_models_dir().exists() else []
+    known = [f.stem for f in files if kind is None or _shipped_kind(f) == kind]
+    what = "shipped models" if kind is None else f"shipped {kind} models"
+    raise ModelFileError(f"no model at {p} ({what}: {', '.join(known) or 'none'})")
 
 
 def load_neural_agent(path: str | os.PathLike, mode: str = "greedy", seed: int = 0,
                       device: str = "cpu") -> NeuralAgent:
-    net, meta = load_model(resolve_model(path), device=device)
+    net, meta = load_model(resolve_model(path, kind="policy"), device=device)
     return NeuralAgent(net, meta, mode=mode, seed=seed, device=device)

@@ -250,15 +250,20 @@ def _two_ints(text: str, what: str) -> tuple[int, int]:
 def fit_curves(
     rounds: int = typer.Option(60_000, min=100, help="Simulated rounds (each gives about one nil bid)."),
     seed: int = typer.Option(0, min=0, help="Seed of the deals and the exploration."),
-    out: Path = typer.Option(None, help="Where to write the curves. Default: the file shipped in the package."),
+    out: Path = typer.Option(None, help="Where to write the curves. Default: results/spades/success_curves_s<seed>.json; "
+                             "to replace the curves BIS uses, name the shipped file bidlab/data/spades/success_curves.json."),
     data: Path = typer.Option(None, help="Folder of the simulated samples (resumed). Default: results/spades/nil_rounds_s<seed>."),
 ) -> None:
     """Fit BIS's success curves (Sec. 4.3) by logistic regression on simulated nil rounds."""
+    from bidlab.cli._checks import check_output_file, check_output_folder
     from bidlab.spades.fit_curves import fit_and_write
-    from bidlab.spades.success import SHIPPED
 
-    out = out or SHIPPED
+    # the shipped curves change only when --out names them: a quick fit must not replace them
+    out = out or Path("results/spades") / f"success_curves_s{seed}.json"
     data = data or Path("results/spades") / f"nil_rounds_s{seed}"
+    check_output_file(out)
+    check_output_folder(data, "--data")
+    out.parent.mkdir(parents=True, exist_ok=True)
     try:
         with Progress(TextColumn("[bold]rounds"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TimeRemainingColumn(), console=console) as prog:  # fmt: skip
@@ -283,18 +288,24 @@ def fit_curves(
 def fit_rb(
     rounds: int = typer.Option(20_000, min=100, help="Simulated rounds to measure the card values on."),
     seed: int = typer.Option(0, min=0, help="Seed of the deals."),
+    out: Path = typer.Option(None, help="Where to write the table. Default: results/spades/rb_values_s<seed>.json; "
+                             "to replace the table RB uses, name the shipped file bidlab/data/spades/rb_values.json."),
 ) -> None:
     """Measure RB's per-card values (Sec. 5.1): average tricks won by a card of each rank and
-    suit length in simulated SRP rounds; writes the table shipped with the package."""
+    suit length in simulated SRP rounds. The table RB bids with changes only when --out names
+    the shipped file: a short run would make RB much weaker."""
+    from bidlab.cli._checks import check_output_file
     from bidlab.fileio import write_json_atomic
-    from bidlab.spades.bidders import RB_VALUES_FILE
     from bidlab.spades.fit_curves import measure_card_values, rb_values_table
 
+    out = out or Path("results/spades") / f"rb_values_s{seed}.json"
+    check_output_file(out)
     with console.status(f"playing {rounds} rounds"):
         won, seen = measure_card_values(rounds, seed)
     table = rb_values_table(won, seen)
     table.update({"rounds": rounds, "seed": seed})
-    write_json_atomic(RB_VALUES_FILE, table)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_json_atomic(out, table)
     t = Table(title="RB card values by suit length (side suits | spades)")
     t.add_column("rank")
     for n in range(1, 8):
@@ -304,7 +315,7 @@ def fit_rb(
             t.add_row(f"{'SHDC'[0] if kind == 'spades' else 'x'}{'23456789TJQKA'[r]}",
                       *(f"{table[kind][r][n]:.2f}" for n in range(1, 8)))  # fmt: skip
     console.print(t)
-    console.print(f"wrote {RB_VALUES_FILE}")
+    console.print(f"wrote {out}")
 
 
 @app.command()
