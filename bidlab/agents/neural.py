@@ -129,10 +129,13 @@ def shipped_models_dir() -> Path:
 
 
 def _shipped_kind(weights: Path) -> str | None:
+    """The kind a model's JSON names: at the top (trick nets) or in its ``net`` config."""
     try:
-        return json.loads(weights.with_suffix(".json").read_text()).get("kind")
+        meta = json.loads(weights.with_suffix(".json").read_text())
     except (OSError, ValueError):
         return None
+    net = meta.get("net")
+    return meta.get("kind") or (net.get("kind") if isinstance(net, dict) else None)
 
 
 def resolve_model(name_or_path: str | os.PathLike, kind: str | None = None) -> Path:
