@@ -150,3 +150,27 @@ def test_train_sl_stopped_inside_the_first_epoch_names_no_model_it_did_not_write
     assert e.value.code == 0
     assert not (tmp_path / "run" / "model.safetensors").exists()
     assert "model.safetensors" not in out and "no model" in out, out
+
+
+def test_output_to_a_pipe_is_neither_wrapped_nor_cut(tmp_path):
+    """Piped into a file, result paths stay on one line and --help shows every option name whole."""
+    import typer
+
+    from bidlab.cli import app
+
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+
+    def piped(args: list[str]) -> str:
+        r = subprocess.run([sys.executable, "-c", "from bidlab.cli import main; main()", *args], cwd=tmp_path,
+                           capture_output=True, text=True, env=env, timeout=300)
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    tournament = typer.main.get_command(app).commands["spades"].commands["tournament"]
+    names = [o for p in tournament.params for o in p.opts + p.secondary_opts if o.startswith("--")]
+    shown = piped(["spades", "tournament", "--help"])
+    assert max(map(len, names)) > 20  # long enough to be cut in an 80-column box
+    assert [n for n in names if n not in shown] == []
+    out = tmp_path / ("a-long-folder-name-" * 5) / "match"
+    lines = piped(["match", "sayc", "sayc", "--boards", "1", "--workers", "1", "--out", str(out)]).splitlines()
+    assert any(f"results: {out}/results.jsonl" in line for line in lines), lines

@@ -4,6 +4,9 @@ registered below; heavy imports (torch, endplay) stay inside the commands so tha
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import typer
 
 app = typer.Typer(
@@ -51,6 +54,41 @@ def _one_line(message: str) -> str:
     return " ".join(str(message).split())
 
 
+#: Width the help and tables get when output goes to a file or a pipe (rich's default there is 80).
+PIPED_COLUMNS = 200
+
+
+@contextmanager
+def _unwrapped_when_piped() -> Iterator[None]:
+    """Output to a file or a pipe is not cut to 80 columns: lines (result paths) are never
+    wrapped, and help and tables get :data:`PIPED_COLUMNS`, so option names are not cut.
+
+    On a terminal nothing changes; a ``COLUMNS`` the environment sets is kept as the width."""
+    import os
+    import sys
+
+    from rich.console import Console
+
+    if sys.stdout.isatty():
+        yield
+        return
+    consoles = [c for name, m in list(sys.modules.items()) if name.startswith("bidlab.cli")
+                for c in vars(m).values() if isinstance(c, Console) and not c.is_terminal]
+    saved = [(c, c.soft_wrap) for c in consoles]
+    for c in consoles:
+        c.soft_wrap = True
+    widen = "COLUMNS" not in os.environ
+    if widen:
+        os.environ["COLUMNS"] = str(PIPED_COLUMNS)
+    try:
+        yield
+    finally:
+        if widen:
+            os.environ.pop("COLUMNS", None)
+        for c, soft in saved:
+            c.soft_wrap = soft
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: bad input ends with one line on stderr and exit code 2, never a traceback.
 
@@ -70,7 +108,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(code)
 
     try:
-        rc = app(args=argv, standalone_mode=False)
+        with _unwrapped_when_piped():
+            rc = app(args=argv, standalone_mode=False)
     except typer.TyperException as e:  # click's exceptions (typer vendors click)
         ctx = getattr(e, "ctx", None)
         if type(e).__name__ == "NoArgsIsHelpError" and ctx is not None:
