@@ -174,3 +174,48 @@ def test_output_to_a_pipe_is_neither_wrapped_nor_cut(tmp_path):
     out = tmp_path / ("a-long-folder-name-" * 5) / "match"
     lines = piped(["match", "sayc", "sayc", "--boards", "1", "--workers", "1", "--out", str(out)]).splitlines()
     assert any(f"results: {out}/results.jsonl" in line for line in lines), lines
+
+
+def _interrupted(argv: list[str], capsys) -> tuple[int, list[str]]:
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    err = capsys.readouterr().err
+    return e.value.code, [line for line in err.splitlines() if line.strip()]
+
+
+def test_ctrl_c_says_what_was_kept(tmp_path, capsys, monkeypatch):
+    """Ctrl-C ends with code 130 and one line: a resumable command says a rerun resumes it,
+    another only that it stopped, and one with its own message says it once."""
+    import bidlab.dd.generate
+    import bidlab.eval.match
+    from bidlab.search.agents import SearchAgent
+
+    def ctrl_c(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bidlab.eval.match.Match, "run", ctrl_c)
+    code, lines = _interrupted(["match", "sayc", "sayc", "--boards", "1", "--out", str(tmp_path / "m")], capsys)
+    assert code == 130 and lines == ["stopped; finished work saved; rerun the same command to resume"]
+
+    monkeypatch.setattr(SearchAgent, "search", ctrl_c)
+    code, lines = _interrupted(["explain", "N:A6.8732.42.AKQ74 J9875.T.AT9.T932 KT32.AQJ54.753.J Q4.K96.KQJ86.865",
+                                "--agent", "mcs:sl"], capsys)
+    assert code == 130 and lines == ["stopped"]
+
+    monkeypatch.setattr(bidlab.dd.generate, "generate", ctrl_c)
+    code, lines = _interrupted(["dd", "generate", "-n", "4", "--out", str(tmp_path / "st")], capsys)
+    assert code == 130 and len(lines) == 1 and "resume" in lines[0]
+
+
+def test_a_training_rerun_says_where_it_resumes(tmp_path, capsys):
+    from bidlab.learn.data import generate_expert
+
+    generate_expert(tmp_path / "exp", 40, workers=1, shard_size=40)
+    argv = ["train", "sl", "--data", str(tmp_path / "exp"), "--out", str(tmp_path / "run"), "--preset", "tiny",
+            "--batch-size", "4"]
+    with pytest.raises(SystemExit):
+        main([*argv, "--max-steps", "2"])
+    assert "resuming" not in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main([*argv, "--max-steps", "3"])
+    assert f"resuming {tmp_path / 'run'} from its checkpoint: step 2" in capsys.readouterr().out

@@ -89,6 +89,17 @@ def _unwrapped_when_piped() -> Iterator[None]:
             c.soft_wrap = soft
 
 
+def _command_path(argv: list[str]) -> str:
+    """``match`` or ``train rl``: the command words at the start of ``argv``."""
+    cmd, words = typer.main.get_command(app), []
+    for word in argv:
+        sub = getattr(cmd, "commands", {}).get(word)
+        if sub is None:
+            break
+        cmd, words = sub, [*words, word]
+    return " ".join(words)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: bad input ends with one line on stderr and exit code 2, never a traceback.
 
@@ -107,9 +118,14 @@ def main(argv: list[str] | None = None) -> None:
         err.print(f"[bold red]error:[/bold red] {escape(_one_line(message))}", highlight=False)
         sys.exit(code)
 
+    from bidlab.cli import _stop
+
+    _stop.take_said()
     try:
         with _unwrapped_when_piped():
             rc = app(args=argv, standalone_mode=False)
+        if rc == 130 and not _stop.take_said():  # Ctrl-C: typer exits 130 without a word
+            err.print(_stop.message(_command_path(sys.argv[1:] if argv is None else argv)), highlight=False)
     except typer.TyperException as e:  # click's exceptions (typer vendors click)
         ctx = getattr(e, "ctx", None)
         if type(e).__name__ == "NoArgsIsHelpError" and ctx is not None:
@@ -118,7 +134,7 @@ def main(argv: list[str] | None = None) -> None:
         where = ctx.command_path if ctx is not None else "bidlab"
         fail(f"{where}: {e.format_message()} (see {where} --help)", getattr(e, "exit_code", 2))
     except (typer.Abort, KeyboardInterrupt):
-        err.print("interrupted")
+        err.print(_stop.message(_command_path(sys.argv[1:] if argv is None else argv)), highlight=False)
         sys.exit(130)
     except BidlabError as e:
         fail(str(e))

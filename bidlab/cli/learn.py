@@ -9,7 +9,7 @@ from rich.console import Console
 
 from bidlab.cli._checks import OptionError, check_output_file, check_output_folder, check_positive
 from bidlab.errors import BidlabError
-from bidlab.runtime.progress import from_counts, progress_display
+from bidlab.runtime.progress import from_counts, plural, progress_display
 
 data_app = typer.Typer(help="Expert auctions for supervised learning: generate or import.", no_args_is_help=True)
 train_app = typer.Typer(help="Train networks: sl (supervised policy from expert auctions), rl (A2C self-play).",
@@ -49,6 +49,21 @@ def check_device(device: str) -> str:
     return device
 
 
+def _say_resuming(out: Path, state: dict | None = None) -> None:
+    """A rerun says that it goes on from a checkpoint, and from where (state.json's counters)."""
+    import json
+
+    if not (Path(out) / "checkpoint.safetensors").exists():
+        return
+    if state is None:
+        try:
+            state = json.loads((Path(out) / "state.json").read_text())
+        except (OSError, ValueError):
+            state = {}
+    where = ", ".join(f"{k} {state[k]}" for k in ("updates", "step") if isinstance(state.get(k), int))
+    console.print(f"resuming {out} from its checkpoint{': ' + where if where else ''}", highlight=False)
+
+
 @data_app.command("expert")
 def data_expert(
     boards: int = typer.Option(..., min=1, help="Number of random deals to bid."),
@@ -65,6 +80,16 @@ def data_expert(
     from bidlab.learn.data import generate_expert
 
     teacher = check_agent_spec(teacher)
+    if out.is_dir() and any(out.iterdir()):
+        from bidlab.learn.data import AuctionSet
+
+        try:
+            done = len(AuctionSet.open(out))
+        except BidlabError:
+            done = 0  # another job's folder: generate_expert says so
+        if done:
+            console.print(f"resuming {out}: {plural(min(done, boards), 'board')} of {boards} already bid",
+                          highlight=False)
     with progress_display(console) as display:
         aset = generate_expert(out, boards, teacher=teacher, seed=seed, shard_size=shard_size, workers=workers,
                                progress=from_counts(display.task("bidding boards")),
@@ -145,6 +170,7 @@ def train_sl_cmd(
         console.print(f"epoch {ev['epoch_done']}: validation accuracy {ev['accuracy']:.4f} "
                       f"(loss {ev['loss']:.4f}, {ev['pairs']} pairs)", highlight=False)
 
+    _say_resuming(out)
     with progress_display(console) as display:
         state = train_sl([str(d) for d in data], out, cfg, progress=display.task("training steps"), on_epoch=show)
     if (out / "model.safetensors").exists():
@@ -259,6 +285,10 @@ def train_rl_cmd(
 
         resolve_model(init.removeprefix("nn:"), kind="policy")  # names the shipped policies if it is not one
         initial_policy(init, cfg)  # refuses a model that is not a policy
+    if (out / "checkpoint.safetensors").exists():
+        from bidlab.learn.a2c import load_state
+
+        _say_resuming(out, load_state(out))
     with progress_display(console) as display:
         total = updates if updates is not None else None
         task = display.task("updates" if total is not None else "training seconds")
@@ -369,6 +399,7 @@ def train_belief_cmd(
     torch.set_num_threads(threads)
     cfg = BeliefConfig(policy=policy, preset=preset, deals=deals, passes=passes, output=output, lr=lr,
                        batch_size=batch_size, epochs=epochs, seed=seed, checkpoint_every=checkpoint_every, max_steps=max_steps)
+    _say_resuming(out)
     with progress_display(console) as display:
         epoch_bar = _EpochProgress(display)
 
@@ -403,6 +434,7 @@ def train_tricks_cmd(
 
     torch.set_num_threads(threads)
     cfg = TrickNetConfig(hidden=hidden, layers=layers, epochs=epochs, seed=seed)
+    _say_resuming(out)
     with progress_display(console) as display:
         epoch_bar = _EpochProgress(display)
 

@@ -19,6 +19,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from bidlab.cli._stop import stopped
 from bidlab.errors import BidlabError
 from bidlab.runtime.stats import fmt, fmt_percent
 
@@ -111,10 +112,7 @@ def tournament(
             try:
                 summary = run_tournament(cfg, out, workers=workers, progress=display.task("games", games))
             except KeyboardInterrupt:
-                console.print(
-                    f"[yellow]stopped; finished games are saved in {out}; run again to resume[/yellow]"
-                )
-                raise typer.Exit(130) from None
+                stopped(console, f"[yellow]stopped; finished games are saved in {out}; run again to resume[/yellow]")
         print_summary(summary, (f"A {ba}+{pa}", f"B {bb}+{pb}"))
         console.print(f"results: {out}")
     except BidlabError as e:
@@ -270,8 +268,7 @@ def fit_curves(
             task = prog.add_task("rounds", total=rounds)
             model = fit_and_write(rounds, seed, out, data, lambda i, n: prog.update(task, completed=i))
     except KeyboardInterrupt:
-        console.print(f"[yellow]stopped; finished chunks are in {data}; run again to resume[/yellow]")
-        raise typer.Exit(130) from None
+        stopped(console, f"[yellow]stopped; finished chunks are in {data}; run again to resume[/yellow]")
     except (BidlabError, OSError) as e:
         console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None

@@ -346,11 +346,11 @@ class Match:
         lock = threading.Lock()
 
         def show() -> None:
-            if progress:
-                progress(state["done"] + sum(b for b, _ in running.values()), self.cfg.boards)
-            if note:
+            if note:  # first, so that a line printed for the progress shows the current note
                 calls = sum(c for _, c in running.values())
                 note(f"{plural(calls, 'call')} made in the running chunks" if running else "")
+            if progress:
+                progress(state["done"] + sum(b for b, _ in running.values()), self.cfg.boards)
 
         def save(result: tuple[int, list[dict]]) -> None:
             k, recs = result
