@@ -80,6 +80,13 @@ BAD_INPUTS = [
     (["bluechip", "connect", "--seat", "N", "--port", "1", "--play", "cheat"], "--play"),
     (["spades", "fit-rb", "--rounds", "100", "--out", "{tmp}/afile/rb.json"], "--out {tmp}/afile/rb.json"),
     (["spades", "fit-curves", "--rounds", "100", "--out", "{tmp}/afile/c.json"], "--out {tmp}/afile/c.json"),
+    (["match", "nn:tricks", "sayc", "--out", "{tmp}/m"], "is a tricks model"),
+    (["match", "nn:belief", "sayc", "--out", "{tmp}/m"], "got a belief net"),
+    (["match", "bmcs:sl?k=0", "sayc", "--out", "{tmp}/m"], "got k=0"),
+    (["spades", "tournament", "--goal", "-5", "--games", "1", "--out", "{tmp}/sp"], "--goal must be > 0, got -5"),
+    (["spades", "tournament", "--lose", "5", "--games", "1", "--out", "{tmp}/sp"], "--lose must be < 0, got 5"),
+    (["data", "expert", "--boards", "2", "--out", "{tmp}"], "holds no manifest.json; use another folder"),
+    (["data", "expert", "--boards", "2", "--seed", "5", "--out", "{auctions}"], "holds an auctions job"),
     (["nope"], "No such command"),
     (["deal", "--colour"], "--colour"),
 ]
@@ -95,7 +102,10 @@ def shared(tmp_path_factory):
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     sock.listen(1)
-    yield {"match": str(root / "match"), "busy": str(sock.getsockname()[1])}
+    from bidlab.learn.data import AuctionSet
+
+    AuctionSet.open_or_create(root / "auctions", {"kind": "expert", "teacher": "sayc", "seed": 0, "shard_size": 5000})
+    yield {"match": str(root / "match"), "busy": str(sock.getsockname()[1]), "auctions": str(root / "auctions")}
     sock.close()
 
 
@@ -120,6 +130,10 @@ def test_bad_input_is_one_line_on_stderr(argv, fragment, tmp_path, shared, capsy
     assert len(lines) == 1, (argv, err)
     assert lines[0].startswith("error: ") and fragment in lines[0], (argv, lines[0])
     assert "Traceback" not in err + out and "nan" not in lines[0].split()
+    # no internals (a dataclass's repr, a Python signature) and no clause said twice
+    assert "Config(" not in lines[0] and "__init__()" not in lines[0], lines[0]
+    clauses = lines[0].split("; ")
+    assert len(clauses) == len(set(clauses)), lines[0]
     # A refused command leaves nothing behind: no match folder, no empty store, no run folder.
     assert sorted(p.name for p in tmp_path.iterdir()) == before, argv
 

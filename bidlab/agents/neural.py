@@ -57,7 +57,8 @@ class NeuralAgent(AgentBase):
         if mode not in ("greedy", "sample"):
             raise BidlabError(f"neural agent mode must be 'greedy' or 'sample', got {mode!r}")
         if net.cfg.kind != "policy" or net.cfg.input_dim != OPENSPIEL480:
-            raise ModelFileError(f"a bidding agent needs a policy net on the 480 features, got {net.cfg}")
+            raise ModelFileError(f"a bidding agent needs a policy net on the 480 features, got a {net.cfg.kind} net "
+                                 f"({net.cfg.input_dim} -> {net.cfg.output_dim})")
         self.net = net.to(device).eval()
         self.meta = meta or {}
         self.mode = mode

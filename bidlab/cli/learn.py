@@ -80,19 +80,18 @@ def data_expert(
     from bidlab.learn.data import generate_expert
 
     teacher = check_agent_spec(teacher)
-    if out.is_dir() and any(out.iterdir()):
-        from bidlab.learn.data import AuctionSet
-
-        try:
-            done = len(AuctionSet.open(out))
-        except BidlabError:
-            done = 0  # another job's folder: generate_expert says so
-        if done:
-            console.print(f"resuming {out}: {plural(min(done, boards), 'board')} of {boards} already bid",
-                          highlight=False)
     with progress_display(console) as display:
+        count = from_counts(display.task("bidding boards"))
+        first = [True]
+
+        def progress(done: int, total: int) -> None:
+            if first[0] and done:  # the first report comes after the folder was checked to be this job's
+                console.print(f"resuming {out}: {done} of {plural(total, 'board')} already bid", highlight=False)
+            first[0] = False
+            count(done, total)
+
         aset = generate_expert(out, boards, teacher=teacher, seed=seed, shard_size=shard_size, workers=workers,
-                               progress=from_counts(display.task("bidding boards")),
+                               progress=progress,
                                agent_modules=("bidlab.search",))
     console.print(f"{len(aset)} boards in {out}")
 

@@ -31,8 +31,16 @@ err_console = Console(stderr=True, soft_wrap=True)
 
 
 def _rules(goal: int, lose: int, blind_nil: bool, exchange: int, failed_nil_counts: bool, first_lead: str):
-    from bidlab.spades.rules import Rules
+    """The rules, with errors in the options' names (--goal, not the Rules field win_goal)."""
+    from bidlab.cli._checks import OptionError
+    from bidlab.spades.rules import FirstLead, Rules
 
+    if goal <= 0:
+        raise OptionError(f"--goal must be > 0, got {goal}")
+    if lose >= 0:
+        raise OptionError(f"--lose must be < 0, got {lose}")
+    if first_lead not in {f.value for f in FirstLead}:
+        raise OptionError(f"--first-lead must be one of {', '.join(f.value for f in FirstLead)}, got {first_lead!r}")
     return Rules(
         win_goal=goal, lose_goal=lose, blind_nil=blind_nil, blind_nil_exchange=exchange,
         failed_nil_tricks_count=failed_nil_counts, first_lead=first_lead,

@@ -117,8 +117,9 @@ class AuctionSet:
                 s.store.check_job(source)
                 return s
             return cls(ShardStore.open_job(p, KIND, source))
-        except ShardError as e:
-            raise AuctionSetError(f"{p}: {e}; use another folder") from None
+        except ShardError as e:  # its message names the folder already, and most say what to do
+            msg = str(e) if str(e).startswith(str(p)) else f"{p}: {e}"
+            raise AuctionSetError(msg if "another folder" in msg else f"{msg}; use another folder") from None
 
     @property
     def source(self) -> dict | None:
