@@ -442,11 +442,27 @@ def match_pbn(cfg: MatchConfig, records: list[dict]) -> str:
     return pbn.dumps(out)
 
 
+def _unfinished(folder: Path) -> str:
+    """What to say of a match folder without results: an interrupted match, and the command
+    that finishes it."""
+    try:
+        cfg = MatchConfig(**json.loads((folder / "match.json").read_text())["config"])
+        done = f"{Match(cfg, folder).boards_done()} of {cfg.boards} boards played"
+    except (OSError, KeyError, TypeError, ValueError, BidlabError):
+        return f"{folder} is an unfinished match (no results.jsonl yet); rerun its `bidlab match` command to finish it"
+    opts = [f"--boards {cfg.boards}", f"--seed {cfg.seed}"] + ([f"--split {cfg.split}"] if cfg.split != "test" else []) \
+        + ([f"--store {cfg.store}"] if cfg.store else []) + ([f"--chunk-size {cfg.chunk_size}"] if cfg.chunk_size != 50 else [])
+    return (f"{folder} is an unfinished match ({done}, no results.jsonl yet); rerun it to finish: "
+            f"bidlab match '{cfg.agent_a}' '{cfg.agent_b}' {' '.join(opts)} --out {folder}")
+
+
 def load_results(path: str | os.PathLike) -> tuple[dict, list[dict]]:
     """Read a results.jsonl (or the folder holding one): (header, per-board records)."""
     p = Path(path)
     if p.is_dir():
         p = p / "results.jsonl"
+    if not p.exists() and (p.parent / "match.json").exists():
+        raise MatchError(_unfinished(p.parent))
     try:
         lines = [x for x in p.read_text().splitlines() if x.strip()]
     except OSError as e:

@@ -110,3 +110,36 @@ def test_heatmaps_and_tables_of_a_hand_worked_match(tmp_path):
     assert "| 1H | 0.00 (1) | - |" in text
     assert "| 1NT | - | 100.00 (1) |" in text
     assert "| 1C | - | - |" in text
+
+
+def test_report_on_an_interrupted_match_says_how_to_finish_it(tmp_path, capsys):
+    """The message names the boards played and a command that, pasted, finishes the match."""
+    import shlex
+
+    import pytest
+
+    from bidlab.cli import main
+    from bidlab.errors import BidlabError
+    from bidlab.eval.match import Match, MatchConfig
+    from bidlab.eval.report import build_report
+
+    folder = tmp_path / "cut"
+    m = Match(MatchConfig("random", "sayc", boards=3, seed=2, chunk_size=1), folder)
+
+    def stop(done, total):
+        if done >= 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        m.run(workers=1, progress=stop)
+    with pytest.raises(BidlabError) as e:
+        build_report([str(folder)], tmp_path / "report")
+    text = str(e.value)
+    assert "unfinished match" in text and f"{m.boards_done()} of 3 boards played" in text
+    command = shlex.split(text.split("rerun it to finish: ")[1])
+    assert command[0] == "bidlab"
+    with pytest.raises(SystemExit) as done:
+        main([*command[1:], "--workers", "1"])
+    assert done.value.code == 0
+    capsys.readouterr()
+    build_report([str(folder)], tmp_path / "report")
