@@ -219,3 +219,13 @@ def test_a_training_rerun_says_where_it_resumes(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main([*argv, "--max-steps", "3"])
     assert f"resuming {tmp_path / 'run'} from its checkpoint: step 2" in capsys.readouterr().out
+
+
+def test_jps_table1_says_what_its_star_means(tmp_path, capsys):
+    """The star marks a column where the best seed (not the mean) reached the best known value."""
+    from bidlab.cli.jps import _print_table1
+    from bidlab.tabular.table1 import COLUMNS
+
+    _print_table1(tmp_path, list(COLUMNS)[:1])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "* after a mean: at least one seed reached the best known value" in out

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from bidlab.cli._checks import check_output_folder
 from bidlab.errors import BidlabError
-from bidlab.runtime.progress import from_counts, progress_display
+from bidlab.runtime.progress import from_counts, plural, progress_display
 
 app = typer.Typer(help="Blue Chip Bridge table protocol: a client for any table manager, and a table manager.",
                   no_args_is_help=True)
@@ -88,7 +88,7 @@ def connect(
     for t in threads:
         t.join()
     for c in clients:
-        console.print(f"{c.seat.full_name}: {len(c.session.boards)} boards played", highlight=False)
+        console.print(f"{c.seat.full_name}: {plural(len(c.session.boards), 'board')} played", highlight=False)
         for line in c.log.lines():
             console.print(f"  {line}", highlight=False)
     if errors:
@@ -132,7 +132,7 @@ def serve(
         check_output_folder(folder)
         session = Session(deals, dd, cfg, folder, source)
         rooms = " and ".join(f"{r} room on {host}:{port + k}" for k, r in enumerate(session.rooms))
-        console.print(f"{len(deals)} boards; waiting for programs: {rooms}", highlight=False)
+        console.print(f"{plural(len(deals), 'board')}; waiting for programs: {rooms}", highlight=False)
         with progress_display(console) as display:
             update = from_counts(display.task("room-boards"))
             done = {r: 0 for r in session.rooms}
@@ -152,5 +152,5 @@ def serve(
         for key, what in (("imps_team1", "double dummy"), ("imps_team1_played", "as played")):
             s = summary[key]
             console.print(f"{t['ns']} vs {t['ew']}: {s['per_board']:+.2f} ± {s['se']:.2f} IMPs/board for "
-                          f"{t['ns']} ({what}) over {s['boards']} boards", highlight=False)
+                          f"{t['ns']} ({what}) over {plural(s['boards'], 'board')}", highlight=False)
     console.print(f"results: {folder}/results.jsonl, record: {folder}/session.pbn", highlight=False)

@@ -93,7 +93,7 @@ def data_expert(
         aset = generate_expert(out, boards, teacher=teacher, seed=seed, shard_size=shard_size, workers=workers,
                                progress=progress,
                                agent_modules=("bidlab.search",))
-    console.print(f"{len(aset)} boards in {out}")
+    console.print(f"{plural(len(aset), 'board')} in {out}")
 
 
 @data_app.command("import-openspiel")

@@ -21,6 +21,7 @@ from rich.table import Table
 
 from bidlab.cli._stop import stopped
 from bidlab.errors import BidlabError
+from bidlab.runtime.progress import plural
 from bidlab.runtime.stats import fmt, fmt_percent
 
 app = typer.Typer(
@@ -57,7 +58,7 @@ def _pair(text: str, what: str) -> tuple[str, str]:
 
 
 def print_summary(s: dict, labels: tuple[str, str]) -> None:
-    t = Table(title=f"{s['games']} games, {s['rounds']} rounds")
+    t = Table(title=f"{plural(s['games'], 'game')}, {plural(s['rounds'], 'round')}")
     t.add_column("side")
     t.add_column("win rate", justify="right")
     t.add_column("points / round", justify="right")

@@ -88,7 +88,7 @@ class MatchSummary:
     def line(self) -> str:
         imps = Estimate(self.imps_per_board, self.standard_error, self.boards)
         return (f"{self.agent_a} vs {self.agent_b}: {imps.format(signed=True)} "
-                f"IMPs/board for {self.agent_a} over {self.boards} boards; vs par: "
+                f"IMPs/board for {self.agent_a} over {plural(self.boards, 'board')}; vs par: "
                 f"{self.agent_a} {fmt(self.a_vs_par, signed=True)}, {self.agent_b} {fmt(self.b_vs_par, signed=True)} "
                 "IMPs/table")
 
@@ -447,7 +447,7 @@ def _unfinished(folder: Path) -> str:
     that finishes it."""
     try:
         cfg = MatchConfig(**json.loads((folder / "match.json").read_text())["config"])
-        done = f"{Match(cfg, folder).boards_done()} of {cfg.boards} boards played"
+        done = f"{Match(cfg, folder).boards_done()} of {plural(cfg.boards, 'board')} played"
     except (OSError, KeyError, TypeError, ValueError, BidlabError):
         return f"{folder} is an unfinished match (no results.jsonl yet); rerun its `bidlab match` command to finish it"
     opts = [f"--boards {cfg.boards}", f"--seed {cfg.seed}"] + ([f"--split {cfg.split}"] if cfg.split != "test" else []) \

@@ -22,6 +22,7 @@ from bidlab.cards import Deal, Seat
 from bidlab.errors import BidlabError
 from bidlab.eval.match import load_results, summarize
 from bidlab.fileio import write_text_atomic
+from bidlab.runtime.progress import plural
 from bidlab.runtime.stats import fmt
 
 
@@ -201,7 +202,7 @@ def build_report(paths: list[str], out: str | os.PathLike) -> Path:
     for m in matches:
         sw = np.array(m["swings"])
         s = m["summary"]
-        lines.append(f"- {s.agent_a} vs {s.agent_b}: {int((sw != 0).sum())} of {len(sw)} boards swing; "
+        lines.append(f"- {s.agent_a} vs {s.agent_b}: {int((sw != 0).sum())} of {plural(len(sw), 'board')} swing; "
                      f"largest {int(np.abs(sw).max())} IMPs")
     lines.append("")
 

@@ -70,3 +70,12 @@ def test_a_rerun_says_how_many_boards_were_already_played(tmp_path, capsys):
         main(["match", "random", "sayc", "--boards", "3", "--seed", "1", "--chunk-size", "1", "--workers", "1",
               "--out", str(tmp_path / "fresh")])
     assert "already played" not in capsys.readouterr().out
+
+
+def test_a_one_board_match_says_board_not_boards(tmp_path):
+    from bidlab.eval.match import MatchSummary
+
+    def line(boards: int) -> str:
+        return MatchSummary(boards, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, "sayc", "nn:sl").line()
+
+    assert "over 1 board;" in line(1) and "over 2 boards;" in line(2)
