@@ -132,6 +132,10 @@ def serve(
         check_output_folder(folder)
         session = Session(deals, dd, cfg, folder, source)
         rooms = " and ".join(f"{r} room on {host}:{port + k}" for k, r in enumerate(session.rooms))
+        already = sum(x is not None for r in session.rooms for x in session.results[r])
+        if already:
+            console.print(f"resuming {folder}: {already} of {plural(len(deals) * tables, 'room-board')} "
+                          "already played", highlight=False)
         console.print(f"{plural(len(deals), 'board')}; waiting for programs: {rooms}", highlight=False)
         with progress_display(console) as display:
             update = from_counts(display.task("room-boards"))
