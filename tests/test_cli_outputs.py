@@ -229,3 +229,13 @@ def test_jps_table1_says_what_its_star_means(tmp_path, capsys):
     _print_table1(tmp_path, list(COLUMNS)[:1])
     out = " ".join(capsys.readouterr().out.split())
     assert "* after a mean: at least one seed reached the best known value" in out
+
+
+def test_a_spades_tournament_rerun_says_how_many_games_were_played(tmp_path, capsys):
+    argv = ["spades", "tournament", "--out", str(tmp_path / "t"), "--workers", "1"]
+    with pytest.raises(SystemExit):
+        main([*argv, "--games", "2"])
+    assert "resuming" not in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main([*argv, "--games", "4"])
+    assert f"resuming {tmp_path / 't'}: 2 of 4 games already played" in " ".join(capsys.readouterr().out.split())

@@ -31,6 +31,24 @@ console = Console()
 err_console = Console(stderr=True, soft_wrap=True)
 
 
+class _Resumed:
+    """Progress that first says how many games a rerun found finished."""
+
+    def __init__(self, task, out: Path):
+        self.task, self.out = task, out
+
+    def start(self, total, done=0) -> None:
+        if done:
+            console.print(f"resuming {self.out}: {done} of {plural(total, 'game')} already played", highlight=False)
+        self.task.start(total, done)
+
+    def advance(self, n=1) -> None:
+        self.task.advance(n)
+
+    def note(self, text) -> None:
+        self.task.note(text)
+
+
 def _rules(goal: int, lose: int, blind_nil: bool, exchange: int, failed_nil_counts: bool, first_lead: str):
     """The rules, with errors in the options' names (--goal, not the Rules field win_goal)."""
     from bidlab.cli._checks import OptionError
@@ -119,7 +137,7 @@ def tournament(
         console.print(f"side A: {ba} bidding + {pa} play   side B: {bb} bidding + {pb} play   -> {out}")
         with progress_display(console, every=15.0) as display:  # off a terminal: a line per checkpoint
             try:
-                summary = run_tournament(cfg, out, workers=workers, progress=display.task("games", games))
+                summary = run_tournament(cfg, out, workers=workers, progress=_Resumed(display.task("games", games), out))
             except KeyboardInterrupt:
                 stopped(console, f"[yellow]stopped; finished games are saved in {out}; run again to resume[/yellow]")
         print_summary(summary, (f"A {ba}+{pa}", f"B {bb}+{pb}"))
