@@ -15,6 +15,8 @@ import pytest
 
 from bidlab.cli import main
 
+EXPLAIN_DEAL = "N:A6.8732.42.AKQ74 J9875.T.AT9.T932 KT32.AQJ54.753.J Q4.K96.KQJ86.865"
+
 # (argv, a fragment the one line must contain). "{tmp}" is the test's temporary folder.
 BAD_INPUTS = [
     (["deal", "--seed", "-5"], "--seed"),
@@ -60,6 +62,31 @@ BAD_INPUTS = [
     (["jps", "table2", "--samples", "x,y", "--results", "{tmp}/t2.json"], "--samples"),
     (["jps", "table1", "--games", "nosuchgame", "--results", "{tmp}/t1.json"], "nosuchgame"),
     (["train", "rl", "--updates", "1", "--out", "{tmp}/rl", "--jps", "0.1", "--jps-loss", "mse"], "--jps-loss"),
+    # issue 28: every option and output path is checked before anything is created
+    (["train", "sl", "--data", "{tmp}/nodata", "--lr", "-1", "--out", "{tmp}/run"], "--lr must be > 0, got -1"),
+    (["train", "sl", "--data", "{tmp}/nodata", "--out", "{tmp}/afile"], "--out {tmp}/afile: is a file"),
+    (["train", "sl", "--data", "{tmp}/nodata", "--max-steps", "0", "--out", "{tmp}/run"], "--max-steps"),
+    (["train", "rl", "--updates", "1", "--lr-policy", "-1", "--out", "{tmp}/rl"], "--lr-policy must be > 0"),
+    (["train", "rl", "--updates", "1", "--lr-value", "0", "--out", "{tmp}/rl"], "--lr-value must be > 0"),
+    (["train", "rl", "--updates", "1", "--out", "{tmp}/afile"], "--out {tmp}/afile: is a file"),
+    (["train", "rl", "--updates", "1", "--init", "nn:foo", "--out", "{tmp}/rl"], "no model at foo"),
+    (["train", "rl", "--updates", "1", "--init", "belief", "--out", "{tmp}/rl"], "not a policy"),
+    (["train", "rl", "--updates", "1", "--backend", "mpi", "--out", "{tmp}/rl"], "--backend"),
+    (["train", "rl-plot", "{tmp}/norun", "--out", "{tmp}/afile/x.png"], "--out {tmp}/afile/x.png"),
+    (["belief", "plot", "--out", "{tmp}/afile/x.png"], "--out {tmp}/afile/x.png"),
+    (["explain", EXPLAIN_DEAL, "--plot", "{tmp}/afile/x.png"], "--plot {tmp}/afile/x.png"),
+    (["bluechip", "serve", "--boards", "1", "--out", "{tmp}/afile"], "--out {tmp}/afile: is a file"),
+    (["bluechip", "connect", "--seat", "N", "--port", "1", "--agent", "foo"], "unknown agent 'foo'"),
+    (["bluechip", "connect", "--seat", "N", "--port", "1", "--play", "cheat"], "--play"),
+    (["spades", "fit-rb", "--rounds", "100", "--out", "{tmp}/afile/rb.json"], "--out {tmp}/afile/rb.json"),
+    (["spades", "fit-curves", "--rounds", "100", "--out", "{tmp}/afile/c.json"], "--out {tmp}/afile/c.json"),
+    (["match", "nn:tricks", "sayc", "--out", "{tmp}/m"], "is a tricks model"),
+    (["match", "nn:belief", "sayc", "--out", "{tmp}/m"], "got a belief net"),
+    (["match", "bmcs:sl?k=0", "sayc", "--out", "{tmp}/m"], "got k=0"),
+    (["spades", "tournament", "--goal", "-5", "--games", "1", "--out", "{tmp}/sp"], "--goal must be > 0, got -5"),
+    (["spades", "tournament", "--lose", "5", "--games", "1", "--out", "{tmp}/sp"], "--lose must be < 0, got 5"),
+    (["data", "expert", "--boards", "2", "--out", "{tmp}"], "holds no manifest.json; use another folder"),
+    (["data", "expert", "--boards", "2", "--seed", "5", "--out", "{auctions}"], "holds an auctions job"),
     (["nope"], "No such command"),
     (["deal", "--colour"], "--colour"),
 ]
@@ -75,7 +102,10 @@ def shared(tmp_path_factory):
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     sock.listen(1)
-    yield {"match": str(root / "match"), "busy": str(sock.getsockname()[1])}
+    from bidlab.learn.data import AuctionSet
+
+    AuctionSet.open_or_create(root / "auctions", {"kind": "expert", "teacher": "sayc", "seed": 0, "shard_size": 5000})
+    yield {"match": str(root / "match"), "busy": str(sock.getsockname()[1]), "auctions": str(root / "auctions")}
     sock.close()
 
 
@@ -93,12 +123,17 @@ def test_bad_input_is_one_line_on_stderr(argv, fragment, tmp_path, shared, capsy
     (tmp_path / "afile").write_text("not a folder")
     before = sorted(p.name for p in tmp_path.iterdir())
     argv = [a.format(tmp=tmp_path, **shared) for a in argv]
+    fragment = fragment.format(tmp=tmp_path, **shared)
     code, out, err = _run_main(argv, capsys)
     assert code != 0, (argv, out, err)
     lines = [x for x in err.splitlines() if x.strip()]
     assert len(lines) == 1, (argv, err)
     assert lines[0].startswith("error: ") and fragment in lines[0], (argv, lines[0])
     assert "Traceback" not in err + out and "nan" not in lines[0].split()
+    # no internals (a dataclass's repr, a Python signature) and no clause said twice
+    assert "Config(" not in lines[0] and "__init__()" not in lines[0], lines[0]
+    clauses = lines[0].split("; ")
+    assert len(clauses) == len(set(clauses)), lines[0]
     # A refused command leaves nothing behind: no match folder, no empty store, no run folder.
     assert sorted(p.name for p in tmp_path.iterdir()) == before, argv
 

@@ -23,6 +23,7 @@ pass over every row (see :data:`MIN_FORWARD_BATCH` for why this holds to the bit
 
 from __future__ import annotations
 
+import json
 import os
 from importlib import resources
 from pathlib import Path
@@ -56,7 +57,8 @@ class NeuralAgent(AgentBase):
         if mode not in ("greedy", "sample"):
             raise BidlabError(f"neural agent mode must be 'greedy' or 'sample', got {mode!r}")
         if net.cfg.kind != "policy" or net.cfg.input_dim != OPENSPIEL480:
-            raise ModelFileError(f"a bidding agent needs a policy net on the 480 features, got {net.cfg}")
+            raise ModelFileError(f"a bidding agent needs a policy net on the 480 features, got a {net.cfg.kind} net "
+                                 f"({net.cfg.input_dim} -> {net.cfg.output_dim})")
         self.net = net.to(device).eval()
         self.meta = meta or {}
         self.mode = mode
@@ -127,10 +129,23 @@ def shipped_models_dir() -> Path:
     return Path(str(resources.files("bidlab") / "models"))
 
 
-def resolve_model(name_or_path: str | os.PathLike) -> Path:
+def _shipped_kind(weights: Path) -> str | None:
+    """The kind a model's JSON names: at the top (trick nets) or in its ``net`` config."""
+    try:
+        meta = json.loads(weights.with_suffix(".json").read_text())
+    except (OSError, ValueError):
+        return None
+    net = meta.get("net")
+    return meta.get("kind") or (net.get("kind") if isinstance(net, dict) else None)
+
+
+def resolve_model(name_or_path: str | os.PathLike, kind: str | None = None) -> Path:
     """A model path, the name of a model shipped with bidlab (e.g. ``sl``), or an earlier
     shipped generation by name and update count (``rl@8750``, kept in ``models/history/`` so
-    that a ratings table can always set a new model against every one of its ancestors)."""
+    that a ratings table can always set a new model against every one of its ancestors).
+
+    ``kind`` (e.g. ``policy``) only narrows the list of shipped models an error offers, so
+    that a bidding agent's error does not suggest the belief or trick nets."""
     p = Path(name_or_path)
     if p.suffix in ("", ".safetensors", ".json") and p.with_suffix(".safetensors").is_file():
         return p.with_suffix(".safetensors")
@@ -142,11 +157,13 @@ def resolve_model(name_or_path: str | os.PathLike) -> Path:
         kept = sorted((f.stem for f in folder.glob("*.safetensors")),
                       key=lambda n: (n.split("@")[0], int(n.split("@")[1]) if n.split("@")[1].isdigit() else 0))
         raise ModelFileError(f"no shipped generation {p.name} (kept: {', '.join(kept) or 'none'})")
-    known = sorted(f.stem for f in shipped_models_dir().glob("*.safetensors")) if shipped_models_dir().exists() else []
-    raise ModelFileError(f"no model at {p} (shipped models: {', '.join(known) or 'none'})")
+    files = sorted(shipped_models_dir().glob("*.safetensors")) if shipped_models_dir().exists() else []
+    known = [f.stem for f in files if kind is None or _shipped_kind(f) == kind]
+    what = "shipped models" if kind is None else f"shipped {kind} models"
+    raise ModelFileError(f"no model at {p} ({what}: {', '.join(known) or 'none'})")
 
 
 def load_neural_agent(path: str | os.PathLike, mode: str = "greedy", seed: int = 0,
                       device: str = "cpu") -> NeuralAgent:
-    net, meta = load_model(resolve_model(path), device=device)
+    net, meta = load_model(resolve_model(path, kind="policy"), device=device)
     return NeuralAgent(net, meta, mode=mode, seed=seed, device=device)

@@ -21,6 +21,7 @@ from bidlab.bluechip.protocol import (
     DUMMY_AS_SEAT,
     NO_TIMING,
     SEAT_AS_DUMMY,
+    TEAMS_AGAIN,
     BoardInfo,
     CallMade,
     CardPlayed,
@@ -45,6 +46,7 @@ from bidlab.bluechip.protocol import (
     Timing,
     ToLead,
     ToleranceLog,
+    format_message,
     parse,
 )
 from bidlab.bridge.auction import Auction
@@ -127,7 +129,14 @@ class BlueChipClient:
             self._connect()
             after_board = timing_seen = False
             while True:
-                msg = self._expect((StartOfBoard, EndOfSession, Timing), "'Start of board' or 'End of session'")
+                msg = self._expect((StartOfBoard, EndOfSession, Timing, Teams), "'Start of board' or 'End of session'")
+                if isinstance(msg, Teams):
+                    # some table managers send the Teams line again before the first board; later it is an error
+                    if self.session.boards:
+                        self._fail(f"a Teams line after board {len(self.session.boards)}: {format_message(msg)!r}")
+                    self.log.note(TEAMS_AGAIN, format_message(msg))
+                    self.session.teams = msg
+                    continue
                 if isinstance(msg, Timing):
                     timing_seen = True
                     continue
@@ -255,6 +264,10 @@ def connect(host: str, port: int, timeout: float) -> socket.socket:
         return socket.create_connection((host, port), timeout=timeout)
     except OSError as e:
         raise ConnectionLostError(f"cannot connect to a table manager at {host}:{port} ({e.strerror or e})") from None
+
+
+#: The card players ``--play`` names.
+PLAYERS = ("dd", "rule")
 
 
 def make_player(kind: str, samples: int, seed: int) -> RulePlayer | SampledDDPlayer:

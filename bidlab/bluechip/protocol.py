@@ -23,7 +23,9 @@ bluechipbridge.co.uk/protocol.htm; no formal grammar exists). A session runs::
 
 Real programs differ in small ways (WBridge5 writes seats in capitals and cards as ``kc``, BEN
 ends bids with a dot and sends CRLF, OpenSpiel's wrapper writes ``cards:`` without a space
-and omits nothing, some table managers never send ``Timing``). :func:`parse` accepts every
+and omits nothing, some table managers never send ``Timing`` and some send the ``Teams`` line
+a second time before the first board; some clients repeat ``ready to start`` before every
+board). :func:`parse` accepts every
 such variant that a known program sends, and notes each one in a :class:`ToleranceLog`;
 :func:`format_message` always writes the canonical form shown above.
 """
@@ -84,6 +86,7 @@ COLON_SPACING = "no space before ':'"
 TEAMS_FORMAT = "Teams line in another layout"
 VUL_WORD = "vulnerability in another word"
 READY_TO_START_AGAIN = "ready to start repeated between boards"
+TEAMS_AGAIN = "Teams line repeated before the first board"
 
 
 class ToleranceLog:

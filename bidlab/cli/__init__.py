@@ -4,6 +4,9 @@ registered below; heavy imports (torch, endplay) stay inside the commands so tha
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import typer
 
 app = typer.Typer(
@@ -51,6 +54,52 @@ def _one_line(message: str) -> str:
     return " ".join(str(message).split())
 
 
+#: Width the help and tables get when output goes to a file or a pipe (rich's default there is 80).
+PIPED_COLUMNS = 200
+
+
+@contextmanager
+def _unwrapped_when_piped() -> Iterator[None]:
+    """Output to a file or a pipe is not cut to 80 columns: lines (result paths) are never
+    wrapped, and help and tables get :data:`PIPED_COLUMNS`, so option names are not cut.
+
+    On a terminal nothing changes; a ``COLUMNS`` the environment sets is kept as the width."""
+    import os
+    import sys
+
+    from rich.console import Console
+
+    if sys.stdout.isatty():
+        yield
+        return
+    consoles = [c for name, m in list(sys.modules.items()) if name.startswith("bidlab.cli")
+                for c in vars(m).values() if isinstance(c, Console) and not c.is_terminal]
+    saved = [(c, c.soft_wrap) for c in consoles]
+    for c in consoles:
+        c.soft_wrap = True
+    widen = "COLUMNS" not in os.environ
+    if widen:
+        os.environ["COLUMNS"] = str(PIPED_COLUMNS)
+    try:
+        yield
+    finally:
+        if widen:
+            os.environ.pop("COLUMNS", None)
+        for c, soft in saved:
+            c.soft_wrap = soft
+
+
+def _command_path(argv: list[str]) -> str:
+    """``match`` or ``train rl``: the command words at the start of ``argv``."""
+    cmd, words = typer.main.get_command(app), []
+    for word in argv:
+        sub = getattr(cmd, "commands", {}).get(word)
+        if sub is None:
+            break
+        cmd, words = sub, [*words, word]
+    return " ".join(words)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: bad input ends with one line on stderr and exit code 2, never a traceback.
 
@@ -69,8 +118,14 @@ def main(argv: list[str] | None = None) -> None:
         err.print(f"[bold red]error:[/bold red] {escape(_one_line(message))}", highlight=False)
         sys.exit(code)
 
+    from bidlab.cli import _stop
+
+    _stop.take_said()
     try:
-        rc = app(args=argv, standalone_mode=False)
+        with _unwrapped_when_piped():
+            rc = app(args=argv, standalone_mode=False)
+        if rc == 130 and not _stop.take_said():  # Ctrl-C: typer exits 130 without a word
+            err.print(_stop.message(_command_path(sys.argv[1:] if argv is None else argv)), highlight=False)
     except typer.TyperException as e:  # click's exceptions (typer vendors click)
         ctx = getattr(e, "ctx", None)
         if type(e).__name__ == "NoArgsIsHelpError" and ctx is not None:
@@ -79,7 +134,7 @@ def main(argv: list[str] | None = None) -> None:
         where = ctx.command_path if ctx is not None else "bidlab"
         fail(f"{where}: {e.format_message()} (see {where} --help)", getattr(e, "exit_code", 2))
     except (typer.Abort, KeyboardInterrupt):
-        err.print("interrupted")
+        err.print(_stop.message(_command_path(sys.argv[1:] if argv is None else argv)), highlight=False)
         sys.exit(130)
     except BidlabError as e:
         fail(str(e))

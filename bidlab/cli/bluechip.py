@@ -9,8 +9,9 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from bidlab.cli._checks import check_output_folder
 from bidlab.errors import BidlabError
-from bidlab.runtime.progress import from_counts, progress_display
+from bidlab.runtime.progress import from_counts, plural, progress_display
 
 app = typer.Typer(help="Blue Chip Bridge table protocol: a client for any table manager, and a table manager.",
                   no_args_is_help=True)
@@ -40,7 +41,8 @@ def connect(
     port: int = typer.Option(2000, min=1, max=65535, help="Table manager's port (one port per table)."),
     seat: str = typer.Option(..., help="Seat to take: N, E, S or W; NS or EW takes both seats of a pair "
                              "(one protocol connection each)."),
-    agent: str = typer.Option("sayc", help="Bidding agent spec: sayc, nn:sl, random:SEED, nn:PATH ..."),
+    agent: str = typer.Option("sayc", help="Bidding agent spec, any bidlab agent: sayc, nn:sl, nn:rl, bmcs:rl, "
+                              "jps:rl, random:SEED, nn:PATH ..."),
     team: str = typer.Option(None, help="Team name sent when connecting (default: the agent spec)."),
     seed: int = typer.Option(0, help="Seed for the agent and the card player."),
     play: str = typer.Option("dd", help="Card play: dd (double dummy on sampled deals) or rule (fast heuristic)."),
@@ -49,8 +51,10 @@ def connect(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every line sent and received."),
 ) -> None:
     """Sit at a Blue Chip table and play a session: bid with AGENT, play by double dummy on sampled deals."""
+    import bidlab.search  # noqa: F401  (registers bmcs:, mcs: and jps:, so that any agent can sit down)
     from bidlab.agents.registry import make_agent
-    from bidlab.bluechip.client import BlueChipClient, make_player
+    from bidlab.agents.specs import check_agent_spec
+    from bidlab.bluechip.client import PLAYERS, BlueChipClient, make_player
     from bidlab.bluechip.client import connect as open_connection
     from bidlab.bluechip.connection import LineConnection
 
@@ -58,11 +62,16 @@ def connect(
         logging.basicConfig(level=logging.DEBUG, format="%(message)s")
     seats = _seats(seat)
     try:
+        # the agent and the card player are checked (and built) before connecting: a bad
+        # option must not take a seat at the table and then leave it
+        if play not in PLAYERS:
+            raise BidlabError(f"--play must be {' or '.join(PLAYERS)}, got {play!r}")
+        agent = check_agent_spec(agent)
+        seated = [(s, make_agent(agent, seed), make_player(play, samples, seed + int(s))) for s in seats]
         clients = []
-        for s in seats:
+        for s, bidder, player in seated:
             conn = LineConnection(open_connection(host, port, timeout), "table manager", timeout)
-            clients.append(BlueChipClient(conn, s, make_agent(agent, seed), team or agent,
-                                          make_player(play, samples, seed + int(s))))
+            clients.append(BlueChipClient(conn, s, bidder, team or agent, player))
     except BidlabError as e:
         _fail(e)
     errors: list[BidlabError] = []
@@ -79,7 +88,7 @@ def connect(
     for t in threads:
         t.join()
     for c in clients:
-        console.print(f"{c.seat.full_name}: {len(c.session.boards)} boards played", highlight=False)
+        console.print(f"{c.seat.full_name}: {plural(len(c.session.boards), 'board')} played", highlight=False)
         for line in c.log.lines():
             console.print(f"  {line}", highlight=False)
     if errors:
@@ -118,9 +127,16 @@ def serve(
         deals, dd, source = load_boards(boards, None if pbn_file is None else str(pbn_file), split, seed,
                                         None if store is None else str(store))
         folder = out or Path("results") / f"bluechip-{len(deals)}-s{seed}"
+        # checked before any program is waited for: a folder that cannot take the results
+        # would otherwise be found out only after the first board was played
+        check_output_folder(folder)
         session = Session(deals, dd, cfg, folder, source)
         rooms = " and ".join(f"{r} room on {host}:{port + k}" for k, r in enumerate(session.rooms))
-        console.print(f"{len(deals)} boards; waiting for programs: {rooms}", highlight=False)
+        already = sum(x is not None for r in session.rooms for x in session.results[r])
+        if already:
+            console.print(f"resuming {folder}: {already} of {plural(len(deals) * tables, 'room-board')} "
+                          "already played", highlight=False)
+        console.print(f"{plural(len(deals), 'board')}; waiting for programs: {rooms}", highlight=False)
         with progress_display(console) as display:
             update = from_counts(display.task("room-boards"))
             done = {r: 0 for r in session.rooms}
@@ -140,5 +156,5 @@ def serve(
         for key, what in (("imps_team1", "double dummy"), ("imps_team1_played", "as played")):
             s = summary[key]
             console.print(f"{t['ns']} vs {t['ew']}: {s['per_board']:+.2f} ± {s['se']:.2f} IMPs/board for "
-                          f"{t['ns']} ({what}) over {s['boards']} boards", highlight=False)
+                          f"{t['ns']} ({what}) over {plural(s['boards'], 'board')}", highlight=False)
     console.print(f"results: {folder}/results.jsonl, record: {folder}/session.pbn", highlight=False)

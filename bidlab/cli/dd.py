@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from bidlab.cli._stop import stopped
 from bidlab.cli._style import suits_in_colour
 from bidlab.errors import BidlabError
 
@@ -84,8 +85,7 @@ def generate(
     except BidlabError as e:
         _fail(e)
     except KeyboardInterrupt:
-        err_console.print("interrupted; finished shards are saved, run the same command to resume")
-        raise typer.Exit(130) from None
+        stopped(err_console, "stopped; finished shards are saved; run the same command to resume")
     console.print(f"{store.path}: {len(store)} deals in {len(store.shards)} shards "
                   f"(train {store.count('train')}, validation {store.count('validation')}, test {store.count('test')})",
                   highlight=False)

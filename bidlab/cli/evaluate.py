@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 
 from bidlab.cli import app
-from bidlab.runtime.progress import from_counts, progress_display
+from bidlab.runtime.progress import from_counts, plural, progress_display
 
 console = Console()
 
@@ -46,8 +46,13 @@ def match(
         safe = lambda s: "".join(ch if ch.isalnum() else "_" for ch in s)[:40]  # noqa: E731
         out = Path("results") / f"match-{safe(agent_a)}-vs-{safe(agent_b)}-{split}-{boards}-s{seed}"
     m = Match(cfg, out)
+    already = m.boards_done()
+    if already:
+        console.print(f"resuming {out}: {already} of {plural(boards, 'board')} already played",
+                      highlight=False)
     with progress_display(console) as display:
-        summary = m.run(workers=workers, progress=from_counts(display.task("match boards")), executor=executor)
+        task = display.task("match boards")
+        summary = m.run(workers=workers, progress=from_counts(task), executor=executor, note=task.note)
     console.print(summary.line(), highlight=False)
     console.print(f"results: {out}/results.jsonl, auctions: {out}/auctions.pbn", highlight=False)
 

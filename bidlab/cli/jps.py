@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bidlab.errors import BidlabError
+from bidlab.runtime.progress import plural
 
 app = typer.Typer(
     help="Joint Policy Search on the small collaborative games (Tian et al. 2020, Sec. 6).",
@@ -110,7 +111,7 @@ def table2(
         err_console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None
     paper = TABLE2_PAPER.get(game, {})
-    t = Table(title=f"Table 2, {game}, CFR1k start: best value over JPS iterations ({len(recs)} seeds)")
+    t = Table(title=f"Table 2, {game}, CFR1k start: best value over JPS iterations ({plural(len(recs), 'seed')})")
     for name in ("samples per infoset", "ours (mean ± s.e.)", "paper"):
         t.add_column(name, justify="right")
     for k in ks:
@@ -126,7 +127,9 @@ def _print_table1(results: Path, cols) -> None:
     from bidlab.runtime.stats import Estimate
     from bidlab.tabular.table1 import load_column, summarize
 
-    t = Table(title="Table 1 (Tian et al. 2020): ours vs paper; mean ± s.e. over seeds, * = best known reached")
+    t = Table(title="Table 1 (Tian et al. 2020): ours vs paper, mean ± s.e. over seeds",
+              caption="* after a mean: at least one seed reached the best known value (within 0.005); "
+                      "the mean itself may be lower")
     for name in ("game", "seeds", "CFR1k ours", "CFR1k paper", "CFR1k+JPS ours", "CFR1k+JPS paper", "best known"):
         t.add_column(name, justify="right")
     for c in cols:

@@ -7,8 +7,9 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from bidlab.cli._checks import OptionError, check_output_file, check_output_folder, check_positive
 from bidlab.errors import BidlabError
-from bidlab.runtime.progress import from_counts, progress_display
+from bidlab.runtime.progress import from_counts, plural, progress_display
 
 data_app = typer.Typer(help="Expert auctions for supervised learning: generate or import.", no_args_is_help=True)
 train_app = typer.Typer(help="Train networks: sl (supervised policy from expert auctions), rl (A2C self-play).",
@@ -48,24 +49,51 @@ def check_device(device: str) -> str:
     return device
 
 
+def _say_resuming(out: Path, state: dict | None = None) -> None:
+    """A rerun says that it goes on from a checkpoint, and from where (state.json's counters)."""
+    import json
+
+    if not (Path(out) / "checkpoint.safetensors").exists():
+        return
+    if state is None:
+        try:
+            state = json.loads((Path(out) / "state.json").read_text())
+        except (OSError, ValueError):
+            state = {}
+    where = ", ".join(f"{k} {state[k]}" for k in ("updates", "step") if isinstance(state.get(k), int))
+    console.print(f"resuming {out} from its checkpoint{': ' + where if where else ''}", highlight=False)
+
+
 @data_app.command("expert")
 def data_expert(
     boards: int = typer.Option(..., min=1, help="Number of random deals to bid."),
     out: Path = typer.Option(Path("data/expert-sayc"), help="Output auction-set folder (resumes if it exists)."),
-    teacher: str = typer.Option("sayc", help="Agent spec that bids all four seats (the expert)."),
+    teacher: str = typer.Option("sayc", help="Agent spec that bids all four seats (the expert): any bidlab agent, "
+                                "e.g. sayc, nn:rl, bmcs:rl."),
     seed: int = typer.Option(0, min=0, help="Seed of the random deals."),
     shard_size: int = typer.Option(5000, min=1, help="Boards per shard, the unit of resuming."),
     workers: int = typer.Option(2, min=1, help="Worker processes."),
 ) -> None:
     """Bid random deals with four expert bots and store every (state, call) pair."""
+    import bidlab.search  # noqa: F401  (registers bmcs:, mcs: and jps:, here and, by name, in the workers)
     from bidlab.agents.specs import check_agent_spec
     from bidlab.learn.data import generate_expert
 
     teacher = check_agent_spec(teacher)
     with progress_display(console) as display:
+        count = from_counts(display.task("bidding boards"))
+        first = [True]
+
+        def progress(done: int, total: int) -> None:
+            if first[0] and done:  # the first report comes after the folder was checked to be this job's
+                console.print(f"resuming {out}: {done} of {plural(total, 'board')} already bid", highlight=False)
+            first[0] = False
+            count(done, total)
+
         aset = generate_expert(out, boards, teacher=teacher, seed=seed, shard_size=shard_size, workers=workers,
-                               progress=from_counts(display.task("bidding boards")))
-    console.print(f"{len(aset)} boards in {out}")
+                               progress=progress,
+                               agent_modules=("bidlab.search",))
+    console.print(f"{plural(len(aset), 'board')} in {out}")
 
 
 @data_app.command("import-openspiel")
@@ -103,7 +131,7 @@ def train_sl_cmd(
     seed: int = typer.Option(0, min=0, help="Seed of initialisation and batch order."),
     device: str = typer.Option("cpu", help="Torch device: cpu, cuda, cuda:1 ..."),
     checkpoint_every: int = typer.Option(1000, min=1, help="Steps between checkpoints."),
-    max_steps: int = typer.Option(None, help="Stop after this many steps (quick runs)."),
+    max_steps: int = typer.Option(None, min=1, help="Stop after this many steps (quick runs)."),
     init: str = typer.Option(None, help="Start from this saved policy (fine-tuning), e.g. sl or runs/sl/model."),
     threads: int = typer.Option(1, min=1, help="Torch CPU threads. 1 is often fastest when other jobs share "
                                 "the cores; raise it on an idle many-core machine."),
@@ -118,8 +146,15 @@ def train_sl_cmd(
     from bidlab.learn.sl import SLConfig, train_sl
     from bidlab.nets import preset as net_preset
 
+    # every option and input is checked before the run folder is made
+    check_positive(lr, "--lr")
+    check_output_folder(out)
     check_device(device)
-    for d in data:  # every input is checked before the run folder is made
+    try:
+        net_cfg = net_preset("policy", preset)
+    except BidlabError as e:
+        raise OptionError(f"--preset: {e}") from None
+    for d in data:
         AuctionSet.open(d)
     if threads:
         torch.set_num_threads(threads)
@@ -127,17 +162,22 @@ def train_sl_cmd(
     if init:
         from bidlab.agents.neural import resolve_model
 
-        init_path = str(resolve_model(init))
-    cfg = SLConfig(net=net_preset("policy", preset), lr=lr, batch_size=batch_size, epochs=epochs, seed=seed, device=device,
+        init_path = str(resolve_model(init.removeprefix("nn:"), kind="policy"))
+    cfg = SLConfig(net=net_cfg, lr=lr, batch_size=batch_size, epochs=epochs, seed=seed, device=device,
                    checkpoint_every=checkpoint_every, max_steps=max_steps, init=init_path)
     def show(ev: dict) -> None:
         console.print(f"epoch {ev['epoch_done']}: validation accuracy {ev['accuracy']:.4f} "
                       f"(loss {ev['loss']:.4f}, {ev['pairs']} pairs)", highlight=False)
 
+    _say_resuming(out)
     with progress_display(console) as display:
         state = train_sl([str(d) for d in data], out, cfg, progress=display.task("training steps"), on_epoch=show)
-    best = state["best_accuracy"]
-    console.print(f"best validation accuracy {best:.4f}; model: {out}/model.safetensors", highlight=False)
+    if (out / "model.safetensors").exists():
+        best = state["best_accuracy"]
+        console.print(f"best validation accuracy {best:.4f}; model: {out}/model.safetensors", highlight=False)
+    else:  # stopped by --max-steps inside the first epoch: the model is written at an epoch's end
+        console.print(f"{state['step']} steps, no epoch finished yet, so no model; the checkpoint is in {out}: "
+                      "rerun with a larger --max-steps (or none) to go on", highlight=False)
 
 
 @train_app.command("accuracy")
@@ -197,12 +237,20 @@ def train_rl_cmd(
     joint policy search; to fine-tune a finished run, copy its folder and resume it with --jps."""
     import torch
 
-    from bidlab.learn.a2c import SearchTraining, make_config, train_rl
+    from bidlab.learn.a2c import SearchTraining, initial_policy, make_config, train_rl
     from bidlab.search.jps import RLSearchHook
 
     if minutes is None and updates is None:
         console.print("[red]error:[/red] give a budget: --minutes or --updates")
         raise typer.Exit(2)
+    # every option is checked here, before train_rl makes the run folder
+    check_positive(lr_policy, "--lr-policy")
+    check_positive(lr_value, "--lr-value")
+    check_positive(minutes, "--minutes")
+    if backend not in ("local", "ray"):
+        raise OptionError(f"--backend must be local or ray, got {backend!r}")
+    check_output_folder(out)
+    check_device(device)
     if jps_1search and jps is None:
         console.print("[red]error:[/red] --jps-1search needs --jps RATIO")
         raise typer.Exit(2)
@@ -227,7 +275,19 @@ def train_rl_cmd(
                  ("replay_ratio", replay_ratio)):
         if v is not None:
             kw[k] = v
-    cfg = make_config(preset, **kw)
+    try:
+        cfg = make_config(preset, **kw)
+    except BidlabError as e:
+        raise OptionError(f"--preset: {e}") from None
+    if init != "none":
+        from bidlab.agents.neural import resolve_model
+
+        resolve_model(init.removeprefix("nn:"), kind="policy")  # names the shipped policies if it is not one
+        initial_policy(init, cfg)  # refuses a model that is not a policy
+    if (out / "checkpoint.safetensors").exists():
+        from bidlab.learn.a2c import load_state
+
+        _say_resuming(out, load_state(out))
     with progress_display(console) as display:
         total = updates if updates is not None else None
         task = display.task("updates" if total is not None else "training seconds")
@@ -273,9 +333,11 @@ def train_rl_cmd(
 @train_app.command("rl-plot")
 def train_rl_plot(
     runs: list[Path] = typer.Argument(..., help="Run folders of `bidlab train rl` (each has state.json)."),
-    out: Path = typer.Option(Path("docs/rl_curve.png"), help="PNG to write."),
+    out: Path = typer.Option(Path("results/rl_curve.png"), help="PNG to write (docs/rl_curve.png is the "
+                             "figure the docs show: name it to replace that)."),
 ) -> None:
     """Plot the validation IMPs against SL (± 1 SE) over training time of one or more RL runs."""
+    check_output_file(out)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -336,6 +398,7 @@ def train_belief_cmd(
     torch.set_num_threads(threads)
     cfg = BeliefConfig(policy=policy, preset=preset, deals=deals, passes=passes, output=output, lr=lr,
                        batch_size=batch_size, epochs=epochs, seed=seed, checkpoint_every=checkpoint_every, max_steps=max_steps)
+    _say_resuming(out)
     with progress_display(console) as display:
         epoch_bar = _EpochProgress(display)
 
@@ -370,6 +433,7 @@ def train_tricks_cmd(
 
     torch.set_num_threads(threads)
     cfg = TrickNetConfig(hidden=hidden, layers=layers, epochs=epochs, seed=seed)
+    _say_resuming(out)
     with progress_display(console) as display:
         epoch_bar = _EpochProgress(display)
 

@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bidlab.cli import app
+from bidlab.cli._checks import check_output_file
 
 console = Console()
 belief_app = typer.Typer(help="The belief network: evaluation plots.", no_args_is_help=True)
@@ -65,6 +66,8 @@ def explain(
     from bidlab.envs.state import views_state, with_hands
     from bidlab.search.agents import SearchAgent  # importing bidlab.search registers bmcs:, mcs:
 
+    if plot is not None:  # checked before the search runs, not after it
+        check_output_file(plot, "--plot")
     torch.set_num_threads(threads)
     d = Deal.parse(deal)
     a = Auction.parse(auction, Seat.parse(dealer))
@@ -160,7 +163,8 @@ def belief_plot(
     model: str = typer.Option("belief", help="Belief net (shipped name or path)."),
     policy: str = typer.Option("rl", help="Policy whose self-play makes the evaluation auctions."),
     deals: int = typer.Option(2000, min=50, help="VALIDATION deals to bid (one auction each)."),
-    out: Path = typer.Option(Path("docs/belief_fig3.png"), help="PNG to write."),
+    out: Path = typer.Option(Path("results/belief_fig3.png"), help="PNG to write (docs/belief_fig3.png is the "
+                             "figure the docs show: name it to replace that)."),
     seed: int = typer.Option(1, help="Seed of dealer, vulnerability and the sampled calls."),
 ) -> None:
     """Fig. 3 of Qiu et al.: cross-entropy of the real hidden hands under the belief net and
@@ -170,6 +174,8 @@ def belief_plot(
 
     from bidlab.agents.neural import load_neural_agent
     from bidlab.dd import shipped_store
+
+    check_output_file(out)
     from bidlab.learn.belief import cross_entropy_by_length, load_belief, self_play_pairs
 
     torch.set_num_threads(1)

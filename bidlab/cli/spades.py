@@ -19,7 +19,9 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from bidlab.cli._stop import stopped
 from bidlab.errors import BidlabError
+from bidlab.runtime.progress import plural
 from bidlab.runtime.stats import fmt, fmt_percent
 
 app = typer.Typer(
@@ -29,9 +31,35 @@ console = Console()
 err_console = Console(stderr=True, soft_wrap=True)
 
 
-def _rules(goal: int, lose: int, blind_nil: bool, exchange: int, failed_nil_counts: bool, first_lead: str):
-    from bidlab.spades.rules import Rules
+class _Resumed:
+    """Progress that first says how many games a rerun found finished."""
 
+    def __init__(self, task, out: Path):
+        self.task, self.out = task, out
+
+    def start(self, total, done=0) -> None:
+        if done:
+            console.print(f"resuming {self.out}: {done} of {plural(total, 'game')} already played", highlight=False)
+        self.task.start(total, done)
+
+    def advance(self, n=1) -> None:
+        self.task.advance(n)
+
+    def note(self, text) -> None:
+        self.task.note(text)
+
+
+def _rules(goal: int, lose: int, blind_nil: bool, exchange: int, failed_nil_counts: bool, first_lead: str):
+    """The rules, with errors in the options' names (--goal, not the Rules field win_goal)."""
+    from bidlab.cli._checks import OptionError
+    from bidlab.spades.rules import FirstLead, Rules
+
+    if goal <= 0:
+        raise OptionError(f"--goal must be > 0, got {goal}")
+    if lose >= 0:
+        raise OptionError(f"--lose must be < 0, got {lose}")
+    if first_lead not in {f.value for f in FirstLead}:
+        raise OptionError(f"--first-lead must be one of {', '.join(f.value for f in FirstLead)}, got {first_lead!r}")
     return Rules(
         win_goal=goal, lose_goal=lose, blind_nil=blind_nil, blind_nil_exchange=exchange,
         failed_nil_tricks_count=failed_nil_counts, first_lead=first_lead,
@@ -48,7 +76,7 @@ def _pair(text: str, what: str) -> tuple[str, str]:
 
 
 def print_summary(s: dict, labels: tuple[str, str]) -> None:
-    t = Table(title=f"{s['games']} games, {s['rounds']} rounds")
+    t = Table(title=f"{plural(s['games'], 'game')}, {plural(s['rounds'], 'round')}")
     t.add_column("side")
     t.add_column("win rate", justify="right")
     t.add_column("points / round", justify="right")
@@ -109,12 +137,9 @@ def tournament(
         console.print(f"side A: {ba} bidding + {pa} play   side B: {bb} bidding + {pb} play   -> {out}")
         with progress_display(console, every=15.0) as display:  # off a terminal: a line per checkpoint
             try:
-                summary = run_tournament(cfg, out, workers=workers, progress=display.task("games", games))
+                summary = run_tournament(cfg, out, workers=workers, progress=_Resumed(display.task("games", games), out))
             except KeyboardInterrupt:
-                console.print(
-                    f"[yellow]stopped; finished games are saved in {out}; run again to resume[/yellow]"
-                )
-                raise typer.Exit(130) from None
+                stopped(console, f"[yellow]stopped; finished games are saved in {out}; run again to resume[/yellow]")
         print_summary(summary, (f"A {ba}+{pa}", f"B {bb}+{pb}"))
         console.print(f"results: {out}")
     except BidlabError as e:
@@ -250,23 +275,27 @@ def _two_ints(text: str, what: str) -> tuple[int, int]:
 def fit_curves(
     rounds: int = typer.Option(60_000, min=100, help="Simulated rounds (each gives about one nil bid)."),
     seed: int = typer.Option(0, min=0, help="Seed of the deals and the exploration."),
-    out: Path = typer.Option(None, help="Where to write the curves. Default: the file shipped in the package."),
+    out: Path = typer.Option(None, help="Where to write the curves. Default: results/spades/success_curves_s<seed>.json; "
+                             "to replace the curves BIS uses, name the shipped file bidlab/data/spades/success_curves.json."),
     data: Path = typer.Option(None, help="Folder of the simulated samples (resumed). Default: results/spades/nil_rounds_s<seed>."),
 ) -> None:
     """Fit BIS's success curves (Sec. 4.3) by logistic regression on simulated nil rounds."""
+    from bidlab.cli._checks import check_output_file, check_output_folder
     from bidlab.spades.fit_curves import fit_and_write
-    from bidlab.spades.success import SHIPPED
 
-    out = out or SHIPPED
+    # the shipped curves change only when --out names them: a quick fit must not replace them
+    out = out or Path("results/spades") / f"success_curves_s{seed}.json"
     data = data or Path("results/spades") / f"nil_rounds_s{seed}"
+    check_output_file(out)
+    check_output_folder(data, "--data")
+    out.parent.mkdir(parents=True, exist_ok=True)
     try:
         with Progress(TextColumn("[bold]rounds"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TimeRemainingColumn(), console=console) as prog:  # fmt: skip
             task = prog.add_task("rounds", total=rounds)
             model = fit_and_write(rounds, seed, out, data, lambda i, n: prog.update(task, completed=i))
     except KeyboardInterrupt:
-        console.print(f"[yellow]stopped; finished chunks are in {data}; run again to resume[/yellow]")
-        raise typer.Exit(130) from None
+        stopped(console, f"[yellow]stopped; finished chunks are in {data}; run again to resume[/yellow]")
     except (BidlabError, OSError) as e:
         console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None
@@ -283,18 +312,24 @@ def fit_curves(
 def fit_rb(
     rounds: int = typer.Option(20_000, min=100, help="Simulated rounds to measure the card values on."),
     seed: int = typer.Option(0, min=0, help="Seed of the deals."),
+    out: Path = typer.Option(None, help="Where to write the table. Default: results/spades/rb_values_s<seed>.json; "
+                             "to replace the table RB uses, name the shipped file bidlab/data/spades/rb_values.json."),
 ) -> None:
     """Measure RB's per-card values (Sec. 5.1): average tricks won by a card of each rank and
-    suit length in simulated SRP rounds; writes the table shipped with the package."""
+    suit length in simulated SRP rounds. The table RB bids with changes only when --out names
+    the shipped file: a short run would make RB much weaker."""
+    from bidlab.cli._checks import check_output_file
     from bidlab.fileio import write_json_atomic
-    from bidlab.spades.bidders import RB_VALUES_FILE
     from bidlab.spades.fit_curves import measure_card_values, rb_values_table
 
+    out = out or Path("results/spades") / f"rb_values_s{seed}.json"
+    check_output_file(out)
     with console.status(f"playing {rounds} rounds"):
         won, seen = measure_card_values(rounds, seed)
     table = rb_values_table(won, seen)
     table.update({"rounds": rounds, "seed": seed})
-    write_json_atomic(RB_VALUES_FILE, table)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_json_atomic(out, table)
     t = Table(title="RB card values by suit length (side suits | spades)")
     t.add_column("rank")
     for n in range(1, 8):
@@ -304,7 +339,7 @@ def fit_rb(
             t.add_row(f"{'SHDC'[0] if kind == 'spades' else 'x'}{'23456789TJQKA'[r]}",
                       *(f"{table[kind][r][n]:.2f}" for n in range(1, 8)))  # fmt: skip
     console.print(t)
-    console.print(f"wrote {RB_VALUES_FILE}")
+    console.print(f"wrote {out}")
 
 
 @app.command()

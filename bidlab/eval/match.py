@@ -22,8 +22,11 @@ from __future__ import annotations
 import json
 import math
 import os
+import queue
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -38,13 +41,15 @@ from bidlab.bridge.records import BoardRecord, Tag
 from bidlab.bridge.scoring import imps
 from bidlab.cards import Deal
 from bidlab.dd import par
-from bidlab.envs.rollout import Scores, duplicate
-from bidlab.envs.state import AuctionState
+from bidlab.envs.rollout import Decision, Scores, duplicate
+from bidlab.envs.state import AuctionState, step_
 from bidlab.errors import BidlabError
 from bidlab.fileio import write_json_atomic, write_text_atomic
 from bidlab.runtime.executor import ExecutorConfig, run_tasks
+from bidlab.runtime.progress import plural
 from bidlab.runtime.shards import ShardError, ShardStore
 from bidlab.runtime.stats import Estimate, fmt, mean_se
+from bidlab.search.agents import SearchAgent
 
 
 class MatchError(BidlabError):
@@ -83,7 +88,7 @@ class MatchSummary:
     def line(self) -> str:
         imps = Estimate(self.imps_per_board, self.standard_error, self.boards)
         return (f"{self.agent_a} vs {self.agent_b}: {imps.format(signed=True)} "
-                f"IMPs/board for {self.agent_a} over {self.boards} boards; vs par: "
+                f"IMPs/board for {self.agent_a} over {plural(self.boards, 'board')}; vs par: "
                 f"{self.agent_a} {fmt(self.a_vs_par, signed=True)}, {self.agent_b} {fmt(self.b_vs_par, signed=True)} "
                 "IMPs/table")
 
@@ -109,10 +114,55 @@ def _agent_seed(seed: int, chunk: int, which: int) -> int:
     return int(np.random.SeedSequence([seed, chunk, which]).generate_state(1)[0])
 
 
+class _RowByRow:
+    """A search agent asked one table at a time, with ``tick(calls)`` after each call.
+
+    A search over many tables takes minutes in one ``decide``; asked row by row it can
+    report each call. Its calls are the same: :class:`SearchAgent` searches each row on its
+    own, seeded by the position, never by the batch."""
+
+    def __init__(self, agent, tick: Callable[[int], None]):
+        self.agent, self.tick, self.name = agent, tick, agent.name
+        self.deterministic = getattr(agent, "deterministic", False)
+
+    def decide(self, state: AuctionState, explain: bool = False) -> Decision:
+        calls = np.empty(state.n, np.int64)
+        for t in range(state.n):
+            calls[t] = int(np.asarray(self.agent.decide(state.take([t])).calls)[0])
+            self.tick(1)
+        return Decision(calls)
+
+
+class _ChunkProgress:
+    """Counts the calls made and the boards finished at both tables of one chunk, and
+    reports ``(boards finished, calls made)`` as they change."""
+
+    def __init__(self, n_boards: int, report: Callable[[int, int], None]):
+        self.n, self.report = n_boards, report
+        self.over = np.zeros(2 * n_boards, bool)  # per table of the duplicate rollout
+        self.decided = 0   # calls of finished decide()s
+        self.searched = 0  # calls a row-by-row agent made inside the decide() running now
+        self.boards = 0
+
+    def tick(self, calls: int) -> None:
+        self.searched += calls
+        self.report(self.boards, self.decided + self.searched)
+
+    def on_decision(self, index: int, rows: np.ndarray, sub: AuctionState, d: Decision) -> None:
+        after = sub.copy()
+        step_(after, np.asarray(d.calls))
+        self.over[rows[after.done]] = True
+        self.boards = int((self.over[: self.n] & self.over[self.n :]).sum())
+        self.decided += len(rows)
+        self.searched = 0
+        self.report(self.boards, self.decided)
+
+
 def play_boards(cfg: MatchConfig, chunk: int, numbers: np.ndarray, deals: np.ndarray, dd: np.ndarray,
-                ids: np.ndarray) -> list[dict]:
+                ids: np.ndarray, progress: Callable[[int, int], None] | None = None) -> list[dict]:
     """Bid and score one chunk of boards at both tables (one :func:`duplicate` rollout);
-    returns one record per board."""
+    returns one record per board. ``progress(boards finished, calls made)`` follows the
+    chunk while it runs (it does not change any call)."""
     a = make_agent(cfg.agent_a, _agent_seed(cfg.seed, chunk, 0))
     # A deterministic agent ignores its seed: one object plays both teams, so the rollout
     # batches both rooms together and a net computes each repeated observation once.
@@ -121,7 +171,13 @@ def play_boards(cfg: MatchConfig, chunk: int, numbers: np.ndarray, deals: np.nda
     numbers = np.asarray(numbers, dtype=np.int64)
     dealers = (numbers - 1) % 4
     vuls = np.array([int(board_vulnerability(int(x))) for x in numbers], np.int64)
-    result = duplicate(deals, dealers, vuls, a, b, dd=dd)
+    on_decision = None
+    if progress is not None:
+        follow = _ChunkProgress(len(numbers), progress)
+        on_decision = follow.on_decision
+        a = _RowByRow(a, follow.tick) if isinstance(a, SearchAgent) else a
+        b = a if same else (_RowByRow(b, follow.tick) if isinstance(b, SearchAgent) else b)
+    result = duplicate(deals, dealers, vuls, a, b, dd=dd, on_decision=on_decision)
     records = []
     for i, number in enumerate(numbers):
         bd = Board(Deal.from_array(deals[i]), int(number), board_dealer(int(number)), board_vulnerability(int(number)))
@@ -160,8 +216,60 @@ def _room_record(room: str, end: AuctionState, scores: Scores, i: int) -> dict:
 
 
 def _run_chunk(args) -> tuple[int, list[dict]]:
-    cfg_dict, chunk, numbers, deals, dd, ids = args
-    return chunk, play_boards(MatchConfig(**cfg_dict), chunk, numbers, deals, dd, ids)
+    cfg_dict, chunk, numbers, deals, dd, ids, channel = args
+    report = None
+    if channel is not None:  # a queue back to the parent (a Manager's proxy across processes)
+        last = [0.0, -1]
+
+        def report(boards: int, calls: int) -> None:
+            now = time.monotonic()
+            if boards != last[1] or now - last[0] >= 0.5:  # every finished board, else at most 2 a second
+                last[0], last[1] = now, boards
+                channel.put((chunk, boards, calls))
+
+    return chunk, play_boards(MatchConfig(**cfg_dict), chunk, numbers, deals, dd, ids, report)
+
+
+@contextmanager
+def _progress_channel(backend: str | None, heard: Callable[[tuple], None]) -> Iterator[object | None]:
+    """A queue the chunks report into while they run, drained by a thread that calls
+    ``heard``; None (no reports from inside chunks) without a backend or on Ray, whose
+    tasks may run on other machines."""
+    if backend is None or backend == "ray":
+        yield None
+        return
+    manager = None
+    if backend == "process":  # a spawned worker reaches the queue through a manager's proxy
+        from multiprocessing import get_context
+
+        manager = get_context("spawn").Manager()
+        channel = manager.Queue()
+    else:
+        channel = queue.Queue()
+    stop = threading.Event()
+
+    def drain() -> None:
+        while not stop.is_set():
+            try:
+                msg = channel.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            except (EOFError, OSError):  # the manager went away (interrupted)
+                return
+            try:
+                heard(msg)
+            except BaseException:  # noqa: BLE001 - a failing display stops these reports, never the match;
+                return             # the same callback raises again in the main thread at the chunk's end
+
+    reader = threading.Thread(target=drain, name="match-progress", daemon=True)
+    reader.start()
+    try:
+        yield channel
+    finally:
+        stop.set()
+        reader.join()
+        if manager is not None:
+            manager.shutdown()
 
 
 class Match:
@@ -214,35 +322,62 @@ class Match:
     def pending(self) -> list[int]:
         return self.chunks.missing(range(self.n_chunks))
 
+    def boards_done(self) -> int:
+        """Boards of finished chunks (played by an earlier run, when this one has not started)."""
+        return self.cfg.boards - sum(self._chunk_len(k) for k in self.pending())
+
     def run(self, workers: int = 2, progress: Callable[[int, int], None] | None = None,
-            executor: ExecutorConfig | None = None) -> MatchSummary:
-        """Play every pending chunk; ``progress(done_boards, total_boards)`` after each.
+            executor: ExecutorConfig | None = None, note: Callable[[str], None] | None = None) -> MatchSummary:
+        """Play every pending chunk; ``progress(done_boards, total_boards)`` as boards finish,
+        inside a running chunk too, and ``note(text)`` with the calls made so far (a slow
+        agent's chunk shows it is moving long before its first board ends).
 
         ``executor`` (default: ``workers`` processes) says where chunks are played, e.g. as
         Ray tasks; the results do not depend on it (each chunk's agents are seeded by the
-        match seed and the chunk number)."""
+        match seed and the chunk number), nor on whether progress is followed."""
+        executor = executor or ExecutorConfig(workers=workers)
         pending = self.pending()
         done = self.cfg.boards - sum(self._chunk_len(k) for k in pending)
         if progress:
             progress(done, self.cfg.boards)
         state = {"done": done}
+        running: dict[int, tuple[int, int]] = {}  # chunk -> (boards finished, calls made)
+        finished: set[int] = set()
+        lock = threading.Lock()
+
+        def show() -> None:
+            if note:  # first, so that a line printed for the progress shows the current note
+                calls = sum(c for _, c in running.values())
+                note(f"{plural(calls, 'call')} made in the running chunks" if running else "")
+            if progress:
+                progress(state["done"] + sum(b for b, _ in running.values()), self.cfg.boards)
 
         def save(result: tuple[int, list[dict]]) -> None:
             k, recs = result
             self.chunks.write_records(k, recs)
-            state["done"] += len(recs)
-            if progress:
-                progress(state["done"], self.cfg.boards)
+            with lock:
+                finished.add(k)
+                running.pop(k, None)
+                state["done"] += len(recs)
+                show()
 
-        run_tasks(_run_chunk, [self._task(k) for k in pending], save, executor or ExecutorConfig(workers=workers))
+        def heard(msg: tuple[int, int, int]) -> None:
+            k, boards, calls = msg
+            with lock:
+                if k not in finished:
+                    running[k] = (boards, calls)
+                    show()
+
+        with _progress_channel(executor.backend if (progress or note) and pending else None, heard) as channel:
+            run_tasks(_run_chunk, [self._task(k, channel) for k in pending], save, executor)
         return self.finish()
 
     def _chunk_len(self, k: int) -> int:
         return len(range(k * self.cfg.chunk_size, min((k + 1) * self.cfg.chunk_size, self.cfg.boards)))
 
-    def _task(self, k: int):
+    def _task(self, k: int, channel=None):
         s = slice(k * self.cfg.chunk_size, min((k + 1) * self.cfg.chunk_size, self.cfg.boards))
-        return (self.cfg.to_json(), k, self.numbers[s], self.deals[s], self.dd[s], self.ids[s])
+        return (self.cfg.to_json(), k, self.numbers[s], self.deals[s], self.dd[s], self.ids[s], channel)
 
     def records(self) -> list[dict]:
         """Every finished board in board order (each chunk's checksum checked)."""
@@ -307,11 +442,27 @@ def match_pbn(cfg: MatchConfig, records: list[dict]) -> str:
     return pbn.dumps(out)
 
 
+def _unfinished(folder: Path) -> str:
+    """What to say of a match folder without results: an interrupted match, and the command
+    that finishes it."""
+    try:
+        cfg = MatchConfig(**json.loads((folder / "match.json").read_text())["config"])
+        done = f"{Match(cfg, folder).boards_done()} of {plural(cfg.boards, 'board')} played"
+    except (OSError, KeyError, TypeError, ValueError, BidlabError):
+        return f"{folder} is an unfinished match (no results.jsonl yet); rerun its `bidlab match` command to finish it"
+    opts = [f"--boards {cfg.boards}", f"--seed {cfg.seed}"] + ([f"--split {cfg.split}"] if cfg.split != "test" else []) \
+        + ([f"--store {cfg.store}"] if cfg.store else []) + ([f"--chunk-size {cfg.chunk_size}"] if cfg.chunk_size != 50 else [])
+    return (f"{folder} is an unfinished match ({done}, no results.jsonl yet); rerun it to finish: "
+            f"bidlab match '{cfg.agent_a}' '{cfg.agent_b}' {' '.join(opts)} --out {folder}")
+
+
 def load_results(path: str | os.PathLike) -> tuple[dict, list[dict]]:
     """Read a results.jsonl (or the folder holding one): (header, per-board records)."""
     p = Path(path)
     if p.is_dir():
         p = p / "results.jsonl"
+    if not p.exists() and (p.parent / "match.json").exists():
+        raise MatchError(_unfinished(p.parent))
     try:
         lines = [x for x in p.read_text().splitlines() if x.strip()]
     except OSError as e:

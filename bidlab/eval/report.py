@@ -22,6 +22,7 @@ from bidlab.cards import Deal, Seat
 from bidlab.errors import BidlabError
 from bidlab.eval.match import load_results, summarize
 from bidlab.fileio import write_text_atomic
+from bidlab.runtime.progress import plural
 from bidlab.runtime.stats import fmt
 
 
@@ -31,6 +32,9 @@ class ReportError(BidlabError):
 #: The opening bids of Qiu Table V, in its order.
 TABLE_V_BIDS = tuple(Call.parse(b) for b in
                      ("1C", "1D", "1H", "1S", "1NT", "2C", "2D", "2H", "2S", "2NT", "3C", "3D", "3H", "3S"))
+#: The rows of the conformity table: Table V's bids, then the rest of the SAYC opening chart
+#: (3NT and the 4-level preempts), whose conformity the chart defines as well.
+CONFORMITY_BIDS = TABLE_V_BIDS + tuple(Call.parse(b) for b in ("3NT", "4C", "4D", "4H", "4S"))
 
 
 @dataclass
@@ -101,7 +105,8 @@ def contract_matrix(st: AgentStats) -> np.ndarray:
 
 
 def conformity_table(st: AgentStats) -> dict[str, tuple[int, float]]:
-    """Per Table V bid: (number of openings with it, % that conform to SAYC)."""
+    """Per opening of the SAYC chart (:data:`CONFORMITY_BIDS`): (number of openings with it, %
+    that conform to SAYC)."""
     from bidlab.agents.sayc import sayc_opening_conforms
     from bidlab.cards import Hand
 
@@ -109,7 +114,7 @@ def conformity_table(st: AgentStats) -> dict[str, tuple[int, float]]:
     by_bid: dict[int, list[str]] = defaultdict(list)
     for hand, cid in st.openings:
         by_bid[cid].append(hand)
-    for bid in TABLE_V_BIDS:
+    for bid in CONFORMITY_BIDS:
         hands = by_bid.get(bid.id, [])
         ok = sum(sayc_opening_conforms(Hand.parse(h), bid) for h in hands)
         out[str(bid)] = (len(hands), 100.0 * ok / len(hands) if hands else float("nan"))
@@ -197,7 +202,7 @@ def build_report(paths: list[str], out: str | os.PathLike) -> Path:
     for m in matches:
         sw = np.array(m["swings"])
         s = m["summary"]
-        lines.append(f"- {s.agent_a} vs {s.agent_b}: {int((sw != 0).sum())} of {len(sw)} boards swing; "
+        lines.append(f"- {s.agent_a} vs {s.agent_b}: {int((sw != 0).sum())} of {plural(len(sw), 'board')} swing; "
                      f"largest {int(np.abs(sw).max())} IMPs")
     lines.append("")
 
@@ -206,11 +211,11 @@ def build_report(paths: list[str], out: str | os.PathLike) -> Path:
     except ImportError:
         tables = {}
     if tables:
-        lines += ["## SAYC opening conformity (Qiu Table V)", "",
+        lines += ["## SAYC opening conformity (Qiu Table V, with 3NT and the 4-level openings)", "",
                   "Share of each agent's openings with a bid that fit the SAYC opening chart (HCP and suit "
                   "lengths), with the number of such openings in brackets.", "",
                   "| opening | " + " | ".join(agents) + " |", "|---|" + "---|" * len(agents)]
-        for bid in TABLE_V_BIDS:
+        for bid in CONFORMITY_BIDS:
             cells = []
             for agent in agents:
                 n, pct = tables[agent][str(bid)]

@@ -18,6 +18,7 @@ Sources:
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -116,8 +117,9 @@ class AuctionSet:
                 s.store.check_job(source)
                 return s
             return cls(ShardStore.open_job(p, KIND, source))
-        except ShardError as e:
-            raise AuctionSetError(f"{p}: {e}; use another folder") from None
+        except ShardError as e:  # its message names the folder already, and most say what to do
+            msg = str(e) if str(e).startswith(str(p)) else f"{p}: {e}"
+            raise AuctionSetError(msg if "another folder" in msg else f"{msg}; use another folder") from None
 
     @property
     def source(self) -> dict | None:
@@ -160,7 +162,9 @@ def _upgrade_legacy(manifest: dict) -> dict | None:
 # --------------------------------------------------------------------------------- generation
 
 def _bid_shard(args) -> tuple[int, AuctionArrays]:
-    teacher, seed, index, size, first_board = args
+    teacher, seed, index, size, first_board, agent_modules = args
+    for name in agent_modules:  # a spawned worker registers the kinds the parent's caller named
+        importlib.import_module(name)
     agent = make_agent(teacher, seed)
     holders = random_deals(size, seed=int(np.random.SeedSequence([seed, index]).generate_state(1)[0]))
     numbers = first_board + np.arange(size)
@@ -178,8 +182,13 @@ def from_state(end: AuctionState) -> AuctionArrays:
 
 def generate_expert(out: str | os.PathLike, boards: int, *, teacher: str = "sayc", seed: int = 0,
                     shard_size: int = 5000, workers: int = 2,
-                    progress: Callable[[int, int], None] | None = None) -> AuctionSet:
+                    progress: Callable[[int, int], None] | None = None,
+                    agent_modules: tuple[str, ...] = ()) -> AuctionSet:
     """Bid ``boards`` random deals with four ``teacher`` agents into an auction set.
+
+    ``agent_modules``: modules that register more agent kinds when imported (the CLI passes
+    ``bidlab.search`` for ``bmcs:``, ``mcs:`` and ``jps:``); each spawned worker imports them,
+    since this layer may not import search itself.
 
     Board ``k`` (from 1) gets the dealer and vulnerability of the 16-board cycle, so
     every dealer and vulnerability is covered. Rerunning with the same settings resumes
@@ -188,7 +197,7 @@ def generate_expert(out: str | os.PathLike, boards: int, *, teacher: str = "sayc
     source = {"kind": "expert", "teacher": teacher, "seed": seed, "shard_size": shard_size}
     aset = AuctionSet.open_or_create(out, source)
     n_shards = -(-boards // shard_size)
-    tasks = [(teacher, seed, k, min(shard_size, boards - k * shard_size), k * shard_size + 1)
+    tasks = [(teacher, seed, k, min(shard_size, boards - k * shard_size), k * shard_size + 1, tuple(agent_modules))
              for k in range(n_shards) if not aset.has_shard(k)]
     done = boards - sum(t[3] for t in tasks)
     if progress:

@@ -71,6 +71,9 @@ def load_model(path: str | os.PathLike, device: str = "cpu") -> tuple[nn.Module,
         meta = json.loads(raw)
     if meta.get("format") != "bidlab-model":
         raise ModelFileError(f"{config} is not a bidlab model config")
+    other = meta.get("kind")  # a model of another family (the trick estimator) names its kind at the top
+    if other is not None:
+        raise ModelFileError(f"{weights} is a {other} model, not a policy, value or belief net")
     try:
         cfg = NetConfig(**meta["net"])
         net = build(cfg)

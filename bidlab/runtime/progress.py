@@ -28,6 +28,11 @@ from rich.progress import (
 )
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 board``, ``2 boards``: a count with its noun in the right number."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
 @runtime_checkable
 class ProgressTask(Protocol):
     """What a long job reports to: its size, finished units, and a short status."""

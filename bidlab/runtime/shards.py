@@ -288,7 +288,8 @@ class ShardStore:
         """:class:`JobMismatchError` unless this store was made for ``job``."""
         diff = first_difference(self.job, _normalize(dict(job)))
         if diff:
-            raise JobMismatchError(f"holds a {self.kind} job with other settings ({diff}); "
+            article = "an" if self.kind[:1].lower() in "aeiou" else "a"
+            raise JobMismatchError(f"holds {article} {self.kind} job with other settings ({diff}); "
                                    "use another folder, or the same settings to resume", path=self.path)
 
     def refresh(self) -> ShardStore:

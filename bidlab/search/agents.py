@@ -75,7 +75,7 @@ def build_search_agent(arg: str, seed: int, belief: bool) -> SearchAgent:
     tricks_name = kv.pop("tricks", "tricks")
     try:
         cfg = parse_options("&".join(f"{k}={v}" for k, v in kv.items()), SearchConfig(belief=belief))
-        resolve_model(model)
+        resolve_model(model, kind="policy")
         policy = load_neural_agent(model, mode="greedy", seed=seed)
         bnet = _cached("belief", belief_name, load_belief) if belief else None
         tnet = _cached("tricks", tricks_name, lambda n: load_tricknet(_trick_path(n))) if cfg.dd == "net" else None

@@ -88,7 +88,8 @@ class SearchConfig:
 
     def check(self) -> SearchConfig:
         if self.k < 1 or not 0 <= self.pmin < 1 or self.rmin < 1 or self.rmax < self.rmin or self.pmax < self.rmax:
-            raise SearchError(f"need k >= 1, 0 <= pmin < 1, 1 <= rmin <= rmax <= pmax; got {self}")
+            raise SearchError(f"search options need k >= 1, 0 <= pmin < 1, 1 <= rmin <= rmax <= pmax; got k={self.k}, "
+                              f"pmin={self.pmin:g}, rmin={self.rmin}, rmax={self.rmax}, pmax={self.pmax}")
         if self.score not in ("imps", "points") or self.dd not in ("net", "exact"):
             raise SearchError(f"score must be imps or points and dd net or exact, got {self.score!r}, {self.dd!r}")
         return self

@@ -218,7 +218,7 @@ def shipped_rb_values() -> tuple[tuple[tuple[float, ...], ...], tuple[tuple[floa
         d = json.loads(RB_VALUES_FILE.read_text())
         return tuple(map(tuple, d["side"])), tuple(map(tuple, d["spades"]))  # type: ignore[return-value]
     except (OSError, json.JSONDecodeError, KeyError) as e:
-        raise SpadesError(f"{RB_VALUES_FILE}: no RB value table ({e}); run `bidlab spades fit-rb`") from None
+        raise SpadesError(f"{RB_VALUES_FILE}: no RB value table ({e}); run `bidlab spades fit-rb --out {RB_VALUES_FILE}`") from None
 
 
 class RBBidder(BidderBase):

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import combinations
 
+from bidlab.runtime.progress import plural
 from bidlab.spades.bidders import BidderBase, BidView
 from bidlab.spades.engine import RANK_CHARS
 from bidlab.spades.success import IdentityCurves, SuccessCurves
@@ -209,7 +210,7 @@ class BISBidder(BidderBase):
             for j, honour in enumerate((ACE, KING, QUEEN)):
                 if honour in ranks:
                     v = _more_than(k, j, opponents) if k > j else 0.0
-                    d.takes.append((f"{RANK_CHARS[honour]}{SUIT_SYMBOLS[s]} ({k} cards)", v))
+                    d.takes.append((f"{RANK_CHARS[honour]}{SUIT_SYMBOLS[s]} ({plural(k, 'card')})", v))
                     total += v
             for j in range(k, 3):
                 ruffs.append((_more_than(k, j, opponents), f"ruff {SUIT_SYMBOLS[s]} round {j + 1}"))

@@ -152,3 +152,24 @@ def test_boards_from_a_pbn_file_keep_their_numbers_dealers_and_vulnerability(tmp
     assert got == boards and source == {"pbn": str(tmp_path / "b.pbn")}
     assert (dd[1] == dd_table(deals[1])).all()
     assert load_boards(1, str(tmp_path / "b.pbn"), "test", 0, None)[0] == boards[:1]
+
+
+def test_serve_says_how_many_boards_a_rerun_takes_back(tmp_path, capsys):
+    """A session folder with its one board played: a rerun of `bluechip serve` says so first."""
+    import pytest
+
+    from bidlab.cli import main
+
+    from .harness import run_session as play
+
+    run = play(tmp_path, boards=1, teams={"open": (A, A)})
+    assert run.error is None
+    port = socket.socket()
+    port.bind(("127.0.0.1", 0))
+    free = port.getsockname()[1]
+    port.close()
+    with pytest.raises(SystemExit):
+        main(["bluechip", "serve", "--boards", "1", "--tables", "1", "--port", str(free), "--accept-timeout", "1",
+              "--out", str(tmp_path / "session")])
+    out = capsys.readouterr().out
+    assert f"resuming {tmp_path / 'session'}: 1 of 1 room-board already played" in " ".join(out.split()), out

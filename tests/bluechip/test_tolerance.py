@@ -141,3 +141,15 @@ def test_alerts_reach_the_opponents_only(tmp_path, canonical):
         assert alerted in run.proxies[("open", seat)].seen_by_client
     partner = run.proxies[("open", Seat.N)].seen_by_client
     assert "South bids 2C" in partner and alerted not in partner
+
+
+def test_a_teams_line_repeated_before_the_first_board_is_accepted_and_logged(tmp_path, canonical):
+    """Some table managers send the Teams line twice before the first board."""
+    def twice(line: str) -> str:
+        return f"{line}\r\n{line}" if line.startswith("Teams") else line
+
+    run = run_session(tmp_path, boards=1, proxies={("open", DEFENDER): {"to_client": twice}})
+    assert result(run) == canonical
+    seen = run.proxies[("open", DEFENDER)].seen_by_client
+    assert sum(x.startswith("Teams") for x in seen) == 1  # the proxy doubled the one line the manager sent
+    assert bc.TEAMS_AGAIN in run.clients[("open", DEFENDER)].log

@@ -110,3 +110,53 @@ def test_heatmaps_and_tables_of_a_hand_worked_match(tmp_path):
     assert "| 1H | 0.00 (1) | - |" in text
     assert "| 1NT | - | 100.00 (1) |" in text
     assert "| 1C | - | - |" in text
+
+
+def test_report_on_an_interrupted_match_says_how_to_finish_it(tmp_path, capsys):
+    """The message names the boards played and a command that, pasted, finishes the match."""
+    import shlex
+
+    import pytest
+
+    from bidlab.cli import main
+    from bidlab.errors import BidlabError
+    from bidlab.eval.match import Match, MatchConfig
+    from bidlab.eval.report import build_report
+
+    folder = tmp_path / "cut"
+    m = Match(MatchConfig("random", "sayc", boards=3, seed=2, chunk_size=1), folder)
+
+    def stop(done, total):
+        if done >= 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        m.run(workers=1, progress=stop)
+    with pytest.raises(BidlabError) as e:
+        build_report([str(folder)], tmp_path / "report")
+    text = str(e.value)
+    assert "unfinished match" in text and f"{m.boards_done()} of 3 boards played" in text
+    command = shlex.split(text.split("rerun it to finish: ")[1])
+    assert command[0] == "bidlab"
+    with pytest.raises(SystemExit) as done:
+        main([*command[1:], "--workers", "1"])
+    assert done.value.code == 0
+    capsys.readouterr()
+    build_report([str(folder)], tmp_path / "report")
+
+
+def test_conformity_table_goes_on_to_3nt_and_the_4_level_openings(tmp_path):
+    """North holds eight spades and 6 HCP: a 4S opening, which the SAYC chart allows (8+ cards,
+    at most 10 HCP); alice opens it in the open room, bob in the closed room."""
+    deal = "N:KQJ98765.2.32.54 AT432.AKQJT987.. .6543.AKQJT9876. ..54.AKQJT987632"
+    header = {"type": "bidlab-match", "config": {"agent_a": "alice", "agent_b": "bob"}, "deal_ids": [0]}
+    record = {"board": 1, "deal": deal, "dealer": "N", "vulnerability": "None", "deal_id": 0,
+              "imps_a": 0, "a_vs_par": [0, 0],
+              "open": _room("4S P P P", "4S", "N"), "closed": _room("4S P P P", "4S", "N")}
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "results.jsonl").write_text("".join(json.dumps(x) + "\n" for x in [header, record]))
+    text = build_report([str(tmp_path / "m")], tmp_path / "report").read_text()
+    assert "| 4S | 100.00 (1) | 100.00 (1) |" in text
+    rows = [line.split("|")[1].strip() for line in text.splitlines() if line.startswith("| ")]
+    for bid in ("3S", "3NT", "4C", "4D", "4H", "4S"):
+        assert bid in rows, rows

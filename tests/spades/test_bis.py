@@ -42,7 +42,7 @@ def test_fig1_regular_takes_card_by_card():
     # K of clubs in a 5-card suit: Table 1's 0.678 (marked *); the exact value is 0.6767.
     assert takes["K♣ (5 cards)"] == pytest.approx(PAPER_TABLE_1[5][1], abs=0.002)
     assert takes["A♥ (2 cards)"] == pytest.approx(0.99, abs=0.002)
-    assert takes["Q♦ (1 cards)"] == 0.0 and takes["Q♥ (2 cards)"] == 0.0  # no blockers (**)
+    assert takes["Q♦ (1 card)"] == 0.0 and takes["Q♥ (2 cards)"] == 0.0  # no blockers (**)
     assert takes["spade honours AK protected"] == 2.0
     # J, 6, 2 as ruffs: 0.942 + 0.733 + 0.624 = 2.3 beats J (with a blocker) + fifth spade = 2.
     ruffs = [v for k, v in d.takes if k.startswith("ruff")]
