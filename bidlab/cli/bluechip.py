@@ -40,7 +40,8 @@ def connect(
     port: int = typer.Option(2000, min=1, max=65535, help="Table manager's port (one port per table)."),
     seat: str = typer.Option(..., help="Seat to take: N, E, S or W; NS or EW takes both seats of a pair "
                              "(one protocol connection each)."),
-    agent: str = typer.Option("sayc", help="Bidding agent spec: sayc, nn:sl, random:SEED, nn:PATH ..."),
+    agent: str = typer.Option("sayc", help="Bidding agent spec: sayc, nn:sl, random:SEED, nn:PATH ...; a team "
+                              "A+B bids with A at North/East and B at South/West (e.g. --seat NS --agent sayc+nn:sl)."),
     team: str = typer.Option(None, help="Team name sent when connecting (default: the agent spec)."),
     seed: int = typer.Option(0, help="Seed for the agent and the card player."),
     play: str = typer.Option("dd", help="Card play: dd (double dummy on sampled deals) or rule (fast heuristic)."),
@@ -49,7 +50,9 @@ def connect(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every line sent and received."),
 ) -> None:
     """Sit at a Blue Chip table and play a session: bid with AGENT, play by double dummy on sampled deals."""
-    from bidlab.agents.registry import make_agent
+    import bidlab.search  # noqa: F401  (registers bmcs:, mcs:, jps:, also as team members)
+    from bidlab.agents.registry import make_agent, member_seed, seat_agent_spec
+    from bidlab.agents.specs import check_agent_spec
     from bidlab.bluechip.client import BlueChipClient, make_player
     from bidlab.bluechip.client import connect as open_connection
     from bidlab.bluechip.connection import LineConnection
@@ -58,10 +61,15 @@ def connect(
         logging.basicConfig(level=logging.DEBUG, format="%(message)s")
     seats = _seats(seat)
     try:
+        agent = check_agent_spec(agent)
         clients = []
         for s in seats:
+            # Each seat's connection bids with its own member of a team A+B, seeded as the
+            # team would seed it; a single agent is its own member.
+            spec, k = seat_agent_spec(agent, int(s))
+            bidder = make_agent(spec, member_seed(seed, k))
             conn = LineConnection(open_connection(host, port, timeout), "table manager", timeout)
-            clients.append(BlueChipClient(conn, s, make_agent(agent, seed), team or agent,
+            clients.append(BlueChipClient(conn, s, bidder, team or agent,
                                           make_player(play, samples, seed + int(s))))
     except BidlabError as e:
         _fail(e)
