@@ -52,6 +52,8 @@ class TeamPolicy(AgentBase):
         return self.members[member_index(seat)]
 
     def decide(self, state: AuctionState, explain: bool = False) -> Decision:
+        if self.members[0] is self.members[1]:  # one object for both seats: one batch
+            return self.members[0].decide(state, explain=explain)
         n = state.n
         second = np.isin(state.to_act, FIRST_MEMBER_SEATS, invert=True)
         calls = np.zeros(n, np.int64)

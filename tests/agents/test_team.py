@@ -80,6 +80,11 @@ def test_a_team_answers_with_one_batched_decide_per_member_per_round():
         dealer = Seat(int(i % 4))
         assert _first_call_strains(result.open.auction(i).to_str(), dealer)[Seat.S] == "D"
         assert _first_call_strains(result.closed.auction(i).to_str(), dealer)[Seat.W] == "D"
+    # One object at both seats of the team: still one decide per round, for all its rows.
+    spades = StrainTag(Strain.SPADES)
+    duplicate(random_deals(n, seed=6), np.arange(n) % 4, np.zeros(n, np.int64), TeamPolicy([spades, spades]),
+              hearts, dd=np.zeros((n, 4, 5), np.uint8))
+    assert 1 <= spades.decide_calls <= 7
 
 
 def test_a_team_explains_with_the_member_at_the_seat():
