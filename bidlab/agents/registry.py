@@ -8,6 +8,8 @@ Specs::
     bmcs:MODEL[?opts]  belief Monte Carlo search over a neural policy (bidlab.search)
     mcs:MODEL[?opts]   the same search with uniform deal sampling (bidlab.search)
     jps:MODEL[?opts]   one-step joint policy search at decision time (bidlab.search)
+    A+B                a mixed partnership (:mod:`bidlab.agents.team`): agent A bids
+                       North/East, agent B South/West; ``A+A`` is the plain agent A
 
 New kinds register themselves with :func:`register`; the search kinds do so when
 ``bidlab.search`` is imported (the front ends and ``bidlab.eval`` import it), since this
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+
+import numpy as np
 
 from bidlab.agents.base import Agent, RandomAgent
 from bidlab.errors import BidlabError
@@ -46,18 +50,86 @@ def known_kinds() -> list[AgentKind]:
     return list(_KINDS.values())
 
 
+TEAM_SEPARATOR = "+"
+
+
+def team_members(spec: str) -> tuple[str, str] | None:
+    """``"A+B"`` -> ``("A", "B")`` (North/East member, South/West member); None for a
+    single agent. A ``+`` always separates team members, so no other spec may hold one."""
+    if not isinstance(spec, str) or TEAM_SEPARATOR not in spec:
+        return None
+    parts = [p.strip() for p in spec.strip().split(TEAM_SEPARATOR)]
+    if len(parts) != 2:
+        raise AgentSpecError(f"team {spec.strip()!r} has {len(parts)} members; a team is two agents, "
+                             "A+B (A bids North/East, B South/West), e.g. 'sayc+nn:sl'")
+    if not all(parts):
+        raise AgentSpecError(f"team {spec.strip()!r} lacks a member; a team is two agents, A+B "
+                             "(A bids North/East, B South/West), e.g. 'sayc+nn:sl'")
+    return parts[0], parts[1]
+
+
+def member_seed(seed: int, index: int) -> int:
+    """The seed of a team's member ``index`` (0 North/East, 1 South/West): the team's own
+    seed for the first, so that ``A+A`` and ``A`` draw the same stream, and an independent
+    one for the second, so that two sampling members do not draw the same numbers."""
+    if index == 0:
+        return int(seed)
+    return int(np.random.SeedSequence([int(seed), 29, int(index)]).generate_state(1)[0])
+
+
+def seat_agent_spec(spec: str, seat: int) -> tuple[str, int]:
+    """(spec of the agent bidding at ``seat``, its member index): the member of a team
+    sitting there, or the agent itself (index 0). One connection per seat (Blue Chip) builds
+    only its own member."""
+    from bidlab.agents.team import member_index
+
+    members = team_members(spec)
+    if members is None or members[0] == members[1]:  # A+A is the plain agent A
+        return spec.strip() if members is None else members[0], 0
+    k = member_index(seat)
+    return members[k], k
+
+
 def make_agent(spec: str, seed: int = 0) -> Agent:
-    """Build the agent a spec names; ``seed`` seeds any randomness it has."""
+    """Build the agent a spec names; ``seed`` seeds any randomness it has.
+
+    A team ``A+B`` is a :class:`~bidlab.agents.team.TeamPolicy` over its two members;
+    ``A+A`` builds the plain agent ``A``, so its calls are exactly A's."""
     _load_builtin()
     if not isinstance(spec, str) or not spec.strip():
         raise AgentSpecError("agent spec must be a non-empty string such as 'sayc' or 'random'")
-    prefix, _, arg = spec.strip().partition(":")
+    members = team_members(spec)
+    if members is None:
+        return _make_single(spec.strip(), seed)
+    team = spec.strip()
+    if members[0] == members[1]:
+        agent = _make_member(members[0], seed, team)
+        agent.name = team
+        return agent
+    from bidlab.agents.team import TeamPolicy
+
+    built = [_make_member(m, member_seed(seed, k), team) for k, m in enumerate(members)]
+    return TeamPolicy(built, name=team)
+
+
+def _make_member(member: str, seed: int, team: str) -> Agent:
+    try:
+        return _make_single(member, seed, team)
+    except AgentSpecError as e:
+        if f"in team {team!r}" in str(e):
+            raise
+        raise AgentSpecError(f"{e} (member {member!r} in team {team!r})") from None
+
+
+def _make_single(spec: str, seed: int, team: str | None = None) -> Agent:
+    prefix, _, arg = spec.partition(":")
     kind = _KINDS.get(prefix.lower())
     if kind is None:
         names = ", ".join(sorted(_KINDS))
-        raise AgentSpecError(f"unknown agent {spec!r}; known kinds: {names}")
+        where = "" if team is None else f" in team {team!r}"
+        raise AgentSpecError(f"unknown agent {spec!r}{where}; known kinds: {names}")
     agent = kind.factory(arg, seed)
-    agent.name = spec.strip()
+    agent.name = spec
     return agent
 
 

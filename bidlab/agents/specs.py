@@ -3,12 +3,13 @@
 :func:`bidlab.agents.registry.make_agent` builds an agent from a spec; a job that makes an
 output folder first (a match, an expert data set) would leave that folder behind when the
 spec is bad. :func:`check_agent_spec` is called first, and also names a mode it does not
-know (``nn:sl:weird``) instead of reading ``sl:weird`` as a model path.
+know (``nn:sl:weird``) instead of reading ``sl:weird`` as a model path. A team ``A+B`` is
+checked member by member, and an error names the bad member and the team.
 """
 
 from __future__ import annotations
 
-from bidlab.agents.registry import AgentSpecError, known_kinds, make_agent
+from bidlab.agents.registry import AgentSpecError, known_kinds, make_agent, team_members
 from bidlab.errors import BidlabError
 
 #: The modes a neural spec may end with (``nn:PATH[:greedy|sample]``).
@@ -36,10 +37,26 @@ def check_agent_spec(spec: str) -> str:
     if not isinstance(spec, str) or not spec.strip():
         raise AgentSpecError("agent spec must be a non-empty string such as 'sayc' or 'random'")
     s = spec.strip()
+    members = team_members(s)
+    if members is None:
+        return _check_single(s)
+    for member in dict.fromkeys(members):  # A+A: build A once
+        try:
+            _check_single(member, team=s)
+        except AgentSpecError as e:
+            if f"in team {s!r}" in str(e):
+                raise
+            raise AgentSpecError(f"{e} (member {member!r} in team {s!r})") from None
+    return s
+
+
+def _check_single(spec: str, team: str | None = None) -> str:
+    s = spec
     prefix, _, arg = s.partition(":")
     kinds = {k.prefix for k in known_kinds()}
     if prefix.lower() not in kinds:
-        raise AgentSpecError(f"unknown agent {spec!r}; known kinds: {', '.join(sorted(kinds))}")
+        where = "" if team is None else f" in team {team!r}"
+        raise AgentSpecError(f"unknown agent {spec!r}{where}; known kinds: {', '.join(sorted(kinds))}")
     if prefix.lower() == "nn":
         split_neural_spec(arg)
     try:

@@ -42,7 +42,8 @@ def connect(
     seat: str = typer.Option(..., help="Seat to take: N, E, S or W; NS or EW takes both seats of a pair "
                              "(one protocol connection each)."),
     agent: str = typer.Option("sayc", help="Bidding agent spec, any bidlab agent: sayc, nn:sl, nn:rl, bmcs:rl, "
-                              "jps:rl, random:SEED, nn:PATH ..."),
+                              "jps:rl, random:SEED, nn:PATH ...; a team A+B bids with A at North/East and B at "
+                              "South/West (e.g. --seat NS --agent sayc+nn:sl)."),
     team: str = typer.Option(None, help="Team name sent when connecting (default: the agent spec)."),
     seed: int = typer.Option(0, help="Seed for the agent and the card player."),
     play: str = typer.Option("dd", help="Card play: dd (double dummy on sampled deals) or rule (fast heuristic)."),
@@ -51,8 +52,8 @@ def connect(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every line sent and received."),
 ) -> None:
     """Sit at a Blue Chip table and play a session: bid with AGENT, play by double dummy on sampled deals."""
-    import bidlab.search  # noqa: F401  (registers bmcs:, mcs: and jps:, so that any agent can sit down)
-    from bidlab.agents.registry import make_agent
+    import bidlab.search  # noqa: F401  (registers bmcs:, mcs:, jps:, also as team members)
+    from bidlab.agents.registry import make_agent, member_seed, seat_agent_spec
     from bidlab.agents.specs import check_agent_spec
     from bidlab.bluechip.client import PLAYERS, BlueChipClient, make_player
     from bidlab.bluechip.client import connect as open_connection
@@ -67,7 +68,12 @@ def connect(
         if play not in PLAYERS:
             raise BidlabError(f"--play must be {' or '.join(PLAYERS)}, got {play!r}")
         agent = check_agent_spec(agent)
-        seated = [(s, make_agent(agent, seed), make_player(play, samples, seed + int(s))) for s in seats]
+        seated = []
+        for s in seats:
+            # Each seat's connection bids with its own member of a team A+B, seeded as the
+            # team would seed it; a single agent is its own member.
+            spec, k = seat_agent_spec(agent, int(s))
+            seated.append((s, make_agent(spec, member_seed(seed, k)), make_player(play, samples, seed + int(s))))
         clients = []
         for s, bidder, player in seated:
             conn = LineConnection(open_connection(host, port, timeout), "table manager", timeout)

@@ -1,4 +1,5 @@
-"""``bidlab match`` and ``bidlab report``: duplicate matches and their plots."""
+"""``bidlab match``, ``bidlab report`` and ``bidlab agree``: duplicate matches, their plots,
+and readability (agreement with SAYC's calls)."""
 
 from __future__ import annotations
 
@@ -70,3 +71,27 @@ def report(
 
     md = build_report([str(p) for p in results], out)
     console.print(f"wrote {md} and {len(list(Path(out).glob('*.png')))} plots in {out}", highlight=False)
+
+
+@app.command()
+def agree(
+    agent: str = typer.Argument(..., help="Agent spec to measure: nn:sl, nn:rl, sayc+nn:rl, bmcs:sl ..."),
+    reference: str = typer.Option("sayc", "--with", help="Agent spec whose calls count as the system's "
+                                  "(default sayc)."),
+    deals: int = typer.Option(2000, min=1, help="Fresh random deals to bid (self-play, the agent at all four seats)."),
+    seed: int = typer.Option(0, min=0, help="Seed of the fresh deals (and of the agents' randomness)."),
+) -> None:
+    """Readability: how often AGENT makes the call the reference (SAYC) would make.
+
+    AGENT bids self-play auctions on fresh seeded deals (neither the test split nor training
+    deals); at each of its decisions the reference is asked what it would call there.
+    Prints agreement over all decisions and over those after the first round, with counts.
+    Unlike `bidlab train accuracy`, which scores a net on the teacher's own auctions, this
+    scores the agent in the positions its own bidding leads to. Writes no files."""
+    from bidlab.agents.specs import check_agent_spec
+    from bidlab.eval.agreement import agreement
+
+    agent, reference = check_agent_spec(agent), check_agent_spec(reference)
+    with console.status(f"bidding {deals} deals"):
+        result = agreement(agent, reference, deals=deals, seed=seed)
+    console.print(result.line(), highlight=False)

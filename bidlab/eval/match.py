@@ -34,7 +34,7 @@ import numpy as np
 
 import bidlab
 import bidlab.search  # noqa: F401  (registers the bmcs:, mcs: and jps: agent kinds, here and in worker processes)
-from bidlab.agents.registry import make_agent
+from bidlab.agents.registry import make_agent, team_members
 from bidlab.bridge.auction import Auction
 from bidlab.bridge.board import Board, board_dealer, board_vulnerability
 from bidlab.bridge.records import BoardRecord, Tag
@@ -427,16 +427,18 @@ def match_pbn(cfg: MatchConfig, records: list[dict]) -> str:
     from bidlab.bridge.board import Vulnerability
     from bidlab.cards import Seat
 
+    # A team A+B sits with A North (East) and B South (West): each seat's tag names its player.
+    a, b = (team_members(spec) or (spec, spec) for spec in (cfg.agent_a, cfg.agent_b))
     out = []
     for r in records:
         deal = Deal.parse(r["deal"])
         board = Board(deal, r["board"], Seat.parse(r["dealer"]), Vulnerability.parse(r["vulnerability"]))
-        for room, (ns, ew) in (("open", (cfg.agent_a, cfg.agent_b)), ("closed", (cfg.agent_b, cfg.agent_a))):
+        for room, (ns, ew) in (("open", (a, b)), ("closed", (b, a))):
             t = r[room]
             auction = Auction.parse(t["auction"], board.dealer)
             contract = None if t["contract"] is None else Contract.parse(t["contract"], t["declarer"])
             tags = (Tag("Event", f"bidlab match {cfg.agent_a} vs {cfg.agent_b}"), Tag("Room", room.title()),
-                    Tag("North", ns), Tag("East", ew), Tag("South", ns), Tag("West", ew),
+                    Tag("North", ns[0]), Tag("East", ew[0]), Tag("South", ns[1]), Tag("West", ew[1]),
                     Tag("DealId", str(r["deal_id"])), Tag("Score", f"NS {t['ns_score']}"))
             out.append(BoardRecord(board, auction, contract, contract is None, t["tricks"], tags))
     return pbn.dumps(out)
