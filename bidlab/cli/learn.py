@@ -195,6 +195,121 @@ def train_accuracy(
     console.print(f"accuracy {m['accuracy']:.4f} over {m['pairs']} calls (cross-entropy {m['loss']:.4f})")
 
 
+def _anchor_settings(anchor: str | None, weight: float) -> dict:
+    """``--anchor``/``--anchor-weight`` as config fields, checked (the anchor must be a policy)."""
+    if weight < 0:
+        raise OptionError(f"--anchor-weight must be >= 0, got {weight}")
+    if anchor is None:
+        if weight > 0:
+            raise OptionError("--anchor-weight needs --anchor (e.g. --anchor nn:sl)")
+        return {}
+    from bidlab.agents.neural import load_neural_agent
+
+    try:
+        load_neural_agent(anchor.removeprefix("nn:"))
+    except BidlabError as e:
+        raise OptionError(f"--anchor {anchor}: {e}") from None
+    return {"anchor": anchor, "anchor_weight": weight}
+
+
+def _league_config(fixed: str, self_share: float, snapshot_every: int, add: list[str]):
+    """The ``--league-*`` options as a :class:`LeagueConfig`, every member checked first."""
+    from bidlab.learn.a2c import RLTrainingError
+    from bidlab.learn.a2c.config import LeagueConfig
+    from bidlab.learn.a2c.league import check_member_spec
+
+    members = tuple(m.strip() for m in fixed.split(",") if m.strip())
+    try:
+        for spec in (*members, *add):
+            check_member_spec(spec)
+        return LeagueConfig(fixed=members, self_share=self_share, snapshot_every=snapshot_every)
+    except RLTrainingError as e:
+        raise OptionError(str(e)) from None
+
+
+def _check_eval_against(spec: str) -> None:
+    from bidlab.learn.a2c import RLTrainingError
+    from bidlab.learn.a2c.evaluation import evaluation_opponent
+
+    try:
+        evaluation_opponent(spec)
+    except RLTrainingError as e:
+        raise OptionError(f"--eval-against: {e}") from None
+
+
+def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_address, device, search=None,
+                  keep_policies=False, league_add=(), opponent="sl"):
+    """``train_rl`` under a progress bar whose line shows the validation result, throughput and,
+    in a league, the learner's running IMPs against each pool member; returns the final state."""
+    from bidlab.learn.a2c import train_rl
+
+    vs = "SL" if opponent == "sl" else opponent
+    with progress_display(console) as display:
+        total = updates if updates is not None else None
+        task = display.task("updates" if total is not None else "training seconds")
+        shown = {"evals": 0, "done": None}
+
+        def show(ev: dict) -> None:
+            evals = ev["evals"]
+            if len(evals) > shown["evals"]:
+                shown["evals"] = len(evals)
+                p = evals[-1]
+                console.print(f"update {p['update']}: {p['imps']:+.3f} ± {p['se']:.3f} IMPs/board vs {vs} "
+                              f"on {cfg.eval_boards} validation boards")
+            if ev["replay"] < ev["burn_in"]:
+                task.note(f"burn-in: replay {ev['replay']}/{ev['burn_in']}")
+                return
+            done = int(ev["updates"] if total is not None else min(ev["seconds"], ev["budget_seconds"]))
+            if shown["done"] is None:
+                task.start(total if total is not None else int(ev["budget_seconds"]), done)
+            elif done > shown["done"]:
+                task.advance(done - shown["done"])
+            shown["done"] = done if shown["done"] is None else max(done, shown["done"])
+            best = ev["best"]
+            # the result names its update: before the first evaluation of this run it is the start's
+            live = f"{evals[-1]['imps']:+.2f}±{evals[-1]['se']:.2f} at upd {evals[-1]['update']}" if evals else "-"
+            m = ev["metrics"]
+            srch = ev.get("search")
+            found = ""
+            if search is not None and srch:
+                found = f"  searched {srch['searched']} targets {srch['targets']}" + "".join(
+                    f" {k[7:]} {v:+.3f}" for k, v in m.items() if k.startswith("search_"))
+            pool = ""
+            if ev.get("league_table"):
+                pool = "  league " + " ".join(f"{r['name']} {r['recent']:+.2f}" for r in ev["league_table"]
+                                              if r["name"] != "self" and r["boards"])
+            task.note(f"upd {ev['updates']}  IMPs vs {vs} {live} (best {best['imps']:+.2f})  "
+                      f"gen {ev['generated_per_s']:.0f}/s learn {ev['learned_per_s']:.0f}/s  "
+                      f"H {m.get('entropy', 0):.3f} v {m.get('value', 0):.3f}{found}{pool}")
+
+        state = train_rl(out, cfg, init=init, minutes=minutes, updates=updates, backend=backend,
+                         ray_address=ray_address, device=device, progress=show, search=search,
+                         keep_policies=keep_policies, league_add=league_add, opponent=opponent)
+    b = state["best"]
+    console.print(f"{state['updates']} updates, {state['generated']} transitions generated, {state['learned']} learned; "
+                  f"best on validation {b['imps']:+.3f} ± {b['se']:.3f} IMPs/board at update {b['update']}: "
+                  f"{out}/best.safetensors (bid with nn:{out}/best)")
+    if state.get("league"):
+        _print_league(state["league"])
+    return state
+
+
+def _print_league(league: dict) -> None:
+    from rich.table import Table
+
+    table = Table(title="league: the learner's IMPs/board against each member")
+    for col in ("member", "kind", "boards", "recent", "all boards", "share"):
+        table.add_column(col, justify="left" if col in ("member", "kind") else "right")
+    from bidlab.learn.a2c.config import LeagueConfig
+    from bidlab.learn.a2c.league import League, Member
+
+    pool = League(LeagueConfig.from_json(league["config"]), [Member(**m) for m in league["members"]], Path("."))
+    for r in pool.table():
+        table.add_row(r["name"], r["kind"], str(r["boards"]), f"{r['recent']:+.2f}", f"{r['mean']:+.2f} ± {r['se']:.2f}",
+                      f"{r['p']:.0%}")
+    console.print(table)
+
+
 @train_app.command("rl")
 def train_rl_cmd(
     init: str = typer.Option("nn:sl", help="Policy to start from: nn:sl (the shipped SL model), a model path, "
@@ -231,13 +346,33 @@ def train_rl_cmd(
                                  "nll: 5 x 5 sampled rollouts, the best call as an NLL target (the first version)."),
     jps_weight: float = typer.Option(None, "--jps-weight", min=0.0,
                                      help="With --jps: weight of the search term; default 1 for pg, 0.1 for nll."),
+    league: bool = typer.Option(False, "--league", help="League self-play (issue #26): the learner meets a pool of "
+                                "itself, frozen snapshots of itself, fixed agents and added members, drawn by "
+                                "prioritized fictitious self-play; only its own calls are learned from."),
+    league_fixed: str = typer.Option("sayc,nn:sl", "--league-fixed",
+                                     help="With --league: fixed agents in the pool, comma-separated specs ('' for none)."),
+    league_self: float = typer.Option(0.5, "--league-self", help="With --league: share of batches of plain self-play."),
+    league_snapshot_every: int = typer.Option(2500, "--league-snapshot-every",
+                                              help="With --league: updates between frozen snapshots (0: none)."),
+    league_add: list[str] = typer.Option([], "--league-add", help="With --league: an agent spec to add to the pool, "
+                                         "e.g. an exploiter nn:runs/exploit/final (repeatable)."),
+    anchor: str = typer.Option(None, "--anchor", help="Anchor policy (nn spec, e.g. nn:sl): adds lambda * KL(pi || "
+                               "anchor) per decision (piKL, Jacob et al. 2022), to keep the policy readable."),
+    anchor_weight: float = typer.Option(0.0, "--anchor-weight", help="lambda of --anchor (>= 0)."),
+    eval_against: str = typer.Option("sl", "--eval-against", help="Agent of the periodic validation match: sl "
+                                     "(the shipped SL model) or any agent spec (sayc, nn:rl@80000 ...)."),
+    checkpoint_seconds: float = typer.Option(60.0, "--checkpoint-seconds", help="Also checkpoint when this many "
+                                             "seconds have passed since the last checkpoint (a kill loses at most that)."),
+    checkpoint_every: int = typer.Option(None, "--checkpoint-every", min=1,
+                                         help="Updates between checkpoints; default from the preset."),
 ) -> None:
     """A2C self-play with prioritized replay and a hidden-information value net (Qiu et al. Sec. IV),
     from the SL policy. Rerun the same command to resume after a kill. --jps RATIO adds online
-    joint policy search; to fine-tune a finished run, copy its folder and resume it with --jps."""
+    joint policy search; to fine-tune a finished run, copy its folder and resume it with --jps.
+    --league trains against a pool of opponents; --anchor keeps the policy near an anchor."""
     import torch
 
-    from bidlab.learn.a2c import SearchTraining, initial_policy, make_config, train_rl
+    from bidlab.learn.a2c import SearchTraining, initial_policy, make_config
     from bidlab.search.jps import RLSearchHook
 
     if minutes is None and updates is None:
@@ -247,8 +382,12 @@ def train_rl_cmd(
     check_positive(lr_policy, "--lr-policy")
     check_positive(lr_value, "--lr-value")
     check_positive(minutes, "--minutes")
+    check_positive(checkpoint_seconds, "--checkpoint-seconds")
     if backend not in ("local", "ray"):
         raise OptionError(f"--backend must be local or ray, got {backend!r}")
+    if not league and (league_add or league_fixed != "sayc,nn:sl" or league_self != 0.5
+                       or league_snapshot_every != 2500):
+        raise OptionError("--league-fixed, --league-self, --league-snapshot-every and --league-add need --league")
     check_output_folder(out)
     check_device(device)
     if jps_1search and jps is None:
@@ -272,9 +411,12 @@ def train_rl_cmd(
     kw = {"per": not no_per, "hidden_info": not no_hidden_info, "seed": seed}
     for k, v in (("actors", actors), ("eval_every", eval_every), ("eval_boards", eval_boards),
                  ("lr_policy", lr_policy), ("lr_value", lr_value), ("batch_size", batch_size),
-                 ("replay_ratio", replay_ratio)):
+                 ("replay_ratio", replay_ratio), ("checkpoint_every", checkpoint_every)):
         if v is not None:
             kw[k] = v
+    kw.update(checkpoint_seconds=checkpoint_seconds, **_anchor_settings(anchor, anchor_weight))
+    if league:
+        kw["league"] = _league_config(league_fixed, league_self, league_snapshot_every, league_add)
     try:
         cfg = make_config(preset, **kw)
     except BidlabError as e:
@@ -288,46 +430,76 @@ def train_rl_cmd(
         from bidlab.learn.a2c import load_state
 
         _say_resuming(out, load_state(out))
-    with progress_display(console) as display:
-        total = updates if updates is not None else None
-        task = display.task("updates" if total is not None else "training seconds")
-        shown = {"evals": 0, "done": None}
+    _check_eval_against(eval_against)
+    _run_training(out, cfg, init=None if init == "none" else init, minutes=minutes, updates=updates, backend=backend,
+                  ray_address=ray_address, device=device, search=search, keep_policies=keep_policies,
+                  league_add=league_add, opponent=eval_against)
 
-        def show(ev: dict) -> None:
-            evals = ev["evals"]
-            if len(evals) > shown["evals"]:
-                shown["evals"] = len(evals)
-                p = evals[-1]
-                console.print(f"update {p['update']}: {p['imps']:+.3f} ± {p['se']:.3f} IMPs/board vs SL "
-                              f"on {cfg.eval_boards} validation boards")
-            if ev["replay"] < ev["burn_in"]:
-                task.note(f"burn-in: replay {ev['replay']}/{ev['burn_in']}")
-                return
-            done = int(ev["updates"] if total is not None else min(ev["seconds"], ev["budget_seconds"]))
-            if shown["done"] is None:
-                task.start(total if total is not None else int(ev["budget_seconds"]), done)
-            elif done > shown["done"]:
-                task.advance(done - shown["done"])
-            shown["done"] = done if shown["done"] is None else max(done, shown["done"])
-            best = ev["best"]
-            live = f"{evals[-1]['imps']:+.2f}±{evals[-1]['se']:.2f}" if evals else "-"
-            m = ev["metrics"]
-            srch = ev.get("search")
-            found = ""
-            if search is not None and srch:
-                found = f"  searched {srch['searched']} targets {srch['targets']}" + "".join(
-                    f" {k[7:]} {v:+.3f}" for k, v in m.items() if k.startswith("search_"))
-            task.note(f"upd {ev['updates']}  IMPs vs SL {live} (best {best['imps']:+.2f})  "
-                      f"gen {ev['generated_per_s']:.0f}/s learn {ev['learned_per_s']:.0f}/s  "
-                      f"H {m.get('entropy', 0):.3f} v {m.get('value', 0):.3f}{found}")
 
-        state = train_rl(out, cfg, init=None if init == "none" else init, minutes=minutes, updates=updates,
-                         backend=backend, ray_address=ray_address, device=device, progress=show, search=search,
-                         keep_policies=keep_policies)
-    b = state["best"]
-    console.print(f"{state['updates']} updates, {state['generated']} transitions generated, {state['learned']} learned; "
-                  f"best on validation {b['imps']:+.3f} ± {b['se']:.3f} IMPs/board at update {b['update']}: "
-                  f"{out}/best.safetensors (bid with nn:{out}/best)")
+@train_app.command("exploit")
+def train_exploit_cmd(
+    target: str = typer.Option(..., help="The frozen agent to exploit: nn:rl, nn:rl@80000, nn:PATH, sayc ..."),
+    out: Path = typer.Option(Path("runs/exploit"), help="Run folder (rerun the same command to resume)."),
+    init: str = typer.Option(None, help="Policy to start from; default: the target's own weights (nn:sl for a "
+                             "target that is not a net)."),
+    minutes: float = typer.Option(None, help="Budget: minutes of training (counted across resumptions)."),
+    updates: int = typer.Option(None, min=1, help="Budget: learner updates in all."),
+    preset: str = typer.Option("cpu", help="Hyperparameter preset: cpu or paper."),
+    test_boards: int = typer.Option(4000, min=2, help="Test boards of the final match against the target."),
+    eval_every: int = typer.Option(None, min=1, help="Updates between validation matches against the target."),
+    eval_boards: int = typer.Option(None, min=2, help="Validation boards per evaluation."),
+    replay_ratio: float = typer.Option(0.5, min=0.001, help="Transitions learned / generated."),
+    device: str = typer.Option("cpu", help="Torch device of the learner."),
+    backend: str = typer.Option("local", help="Where actors run: local (threads) or ray."),
+    ray_address: str = typer.Option(None, help="Address of an existing Ray cluster (with --backend ray)."),
+    seed: int = typer.Option(0, help="Seed of self-play, replay sampling and the evaluation deals."),
+    threads: int = typer.Option(1, min=1, help="Torch CPU threads per thread of work."),
+) -> None:
+    """Train a best response to a frozen TARGET (an exploiter, as in AlphaStar's league): A2C in
+    which every board is bid against the target and only the exploiter's calls are learned from.
+    It reports its IMPs/board against the target on validation deals while it trains and on test
+    deals at the end: after a fixed budget, that margin measures the target's exploitability."""
+    import torch
+
+    from bidlab.agents.specs import check_agent_spec
+    from bidlab.learn.a2c import RLTrainingError, make_config
+    from bidlab.learn.a2c.config import LeagueConfig
+    from bidlab.learn.a2c.exploit import exploiter_init, test_against
+
+    if minutes is None and updates is None:
+        raise OptionError("give a budget: --minutes or --updates")
+    check_positive(minutes, "--minutes")
+    if backend not in ("local", "ray"):
+        raise OptionError(f"--backend must be local or ray, got {backend!r}")
+    try:
+        target = check_agent_spec(target)
+    except BidlabError as e:
+        raise OptionError(f"--target: {e}") from None
+    start = init or exploiter_init(target)
+    check_output_folder(out)
+    check_device(device)
+    kw = {"seed": seed, "replay_ratio": replay_ratio, "hidden_info": False}
+    for k, v in (("eval_every", eval_every), ("eval_boards", eval_boards)):
+        if v is not None:
+            kw[k] = v
+    try:
+        from bidlab.agents.neural import resolve_model
+
+        resolve_model(start.removeprefix("nn:"), kind="policy")
+        cfg = make_config(preset, league=LeagueConfig(fixed=(target,), self_share=0.0, snapshot_every=0), **kw)
+    except (RLTrainingError, BidlabError) as e:
+        raise OptionError(str(e)) from None
+    torch.set_num_threads(threads)
+    if (out / "checkpoint.safetensors").exists():
+        from bidlab.learn.a2c import load_state
+
+        _say_resuming(out, load_state(out))
+    state = _run_training(out, cfg, init=start, minutes=minutes, updates=updates, backend=backend,
+                          ray_address=ray_address, device=device, opponent=target)
+    m, se = test_against(out / "final", target, test_boards, seed)
+    console.print(f"exploiter vs {target}: {m:+.2f} ± {se:.2f} IMPs/board on {test_boards} test boards "
+                  f"after {state['updates']} updates ({state['seconds'] / 60:.1f} training minutes); "
+                  f"the exploiter bids as nn:{out}/final", highlight=False)
 
 
 @train_app.command("rl-plot")

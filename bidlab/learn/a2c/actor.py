@@ -10,7 +10,7 @@ import numpy as np
 import torch
 
 from bidlab.agents.base import AgentBase
-from bidlab.agents.neural import NeuralAgent
+from bidlab.agents.neural import NeuralAgent, load_neural_agent
 from bidlab.agents.registry import make_agent
 from bidlab.envs.rollout import Decision, rollout, score
 from bidlab.envs.scoring import imps_array
@@ -44,8 +44,12 @@ class _SamplingPolicy:
             calls = torch.multinomial(logp.exp(), 1, generator=a.gen).squeeze(1)
             lp = logp.gather(1, calls[:, None]).squeeze(1)
             v = a.value(torch.from_numpy(h))
+            anchor = None
+            if a.anchor is not None:  # the anchor's probabilities, batched with the policy's forward
+                anchor = torch.softmax(a.anchor(torch.from_numpy(x)).masked_fill(~legal, float("-inf")), dim=-1)
+                anchor = anchor.numpy().astype(np.float16)
         a.net_seconds += time.perf_counter() - t0
-        self.last = (lp.numpy().astype(np.float32), v.numpy().astype(np.float32))
+        self.last = (lp.numpy().astype(np.float32), v.numpy().astype(np.float32), anchor)
         return Decision(calls.numpy().astype(np.int64), None, None)
 
 
@@ -70,6 +74,7 @@ class SelfPlayActor:
         self.search_seconds = 0.0
         self.policy = build(cfg.policy).eval()
         self.value = build(cfg.value).eval()
+        self.anchor = None if cfg.anchor is None else load_neural_agent(cfg.anchor.removeprefix("nn:")).net.eval()
         self.deals, self.dd, _ = shipped_store().load(split)
         self.rng = np.random.default_rng(seed)
         self.gen = torch.Generator().manual_seed(int(seed))
@@ -143,7 +148,8 @@ class SelfPlayActor:
         deals, dd = self.deals[deal_rows], self.dd[deal_rows]
         state = init(np.concatenate([deals, deals]), np.tile(dealer, 2), np.tile(vul, 2))
         pol = _SamplingPolicy(self)
-        parts: dict[str, list[np.ndarray]] = {k: [] for k in ("row", "length", "obs", "seat", "code", "call", "logp", "v")}
+        keys = ("row", "length", "obs", "seat", "code", "call", "logp", "v") + (("anchor",) if self.anchor is not None else ())
+        parts: dict[str, list[np.ndarray]] = {k: [] for k in keys}
 
         if opponent == SELF:
             policies, seat_policy = [pol], np.zeros(4, np.int64)
@@ -156,7 +162,9 @@ class SelfPlayActor:
         def record(p: int, rows: np.ndarray, sub: AuctionState, d: Decision) -> None:
             if p != 0:  # an opponent's call: not the learner's to learn from
                 return
-            lp, v = pol.last
+            lp, v, anchor = pol.last
+            if anchor is not None:
+                parts["anchor"].append(anchor)
             parts["row"].append(rows.astype(np.int32))
             parts["length"].append(sub.length.astype(np.int16))
             parts["obs"].append(sub.bits[np.arange(sub.n), sub.to_act])

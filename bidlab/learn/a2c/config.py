@@ -96,6 +96,8 @@ class A2CConfig:
     replay_ratio: float | None = None  # learned / generated transitions to hold (None: actors run free)
     checkpoint_seconds: float = 60.0  # also checkpoint when this long has passed (a kill loses at most this)
     league: LeagueConfig | None = None  # None: plain self-play (all four seats the learner)
+    anchor: str | None = None        # piKL anchor policy (an nn spec, e.g. nn:sl): lambda * KL(pi || anchor)
+    anchor_weight: float = 0.0       # lambda (issue #29)
 
     @classmethod
     def cpu(cls, **kw) -> A2CConfig:
@@ -116,6 +118,12 @@ class A2CConfig:
                     lr_policy=1e-4, lr_value=1e-3, eval_every=20, eval_boards=32, checkpoint_every=10)
         return _with_ablations(cls(**{**base, **kw}))
 
+    def __post_init__(self) -> None:
+        if self.anchor_weight < 0:
+            raise RLTrainingError(f"--anchor-weight must be >= 0, got {self.anchor_weight}")
+        if self.anchor_weight > 0 and not self.anchor:
+            raise RLTrainingError("--anchor-weight needs --anchor (e.g. --anchor nn:sl)")
+
     def to_json(self) -> dict:
         return asdict(self)
 
@@ -135,7 +143,7 @@ class A2CConfig:
         # the seed only picks the games, so replicates may fine-tune one checkpoint with other seeds;
         # a plain run may go on as a league run (the league's own settings are checked on resume)
         for k in ("eval_every", "eval_boards", "checkpoint_every", "checkpoint_seconds", "actors", "replay_ratio",
-                  "seed", "league"):
+                  "seed", "league", "anchor", "anchor_weight"):
             d.pop(k, None)
         return d
 

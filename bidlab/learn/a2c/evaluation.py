@@ -9,9 +9,11 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from bidlab.agents.neural import NeuralAgent
+from bidlab.agents.neural import NeuralAgent, load_neural_agent
+from bidlab.agents.registry import known_kinds, make_agent
 from bidlab.bridge import board_vulnerability
 from bidlab.envs.rollout import duplicate
+from bidlab.errors import BidlabError
 from bidlab.learn.a2c.config import RLTrainingError
 from bidlab.nets import build
 
@@ -36,6 +38,19 @@ def validation_deals(boards: int, seed: int = 0, split: str = "validation") -> E
     numbers = np.arange(1, boards + 1)
     vul = np.array([int(board_vulnerability(int(x))) for x in numbers], np.int64)
     return EvalDeals(deals[order], dd[order], (numbers - 1) % 4, vul)
+
+
+def evaluation_opponent(opponent: str):
+    """The agent the periodic evaluation plays: an agent spec (``sayc``, ``nn:rl@8750``), or a
+    model path or shipped name without a kind (``sl``, as older runs recorded it)."""
+    kinds = {k.prefix for k in known_kinds()}
+    prefix = opponent.partition(":")[0].lower()
+    try:
+        if prefix in kinds or "+" in opponent:  # a spec (or a team A+B)
+            return make_agent(opponent, 0)
+        return load_neural_agent(opponent)
+    except BidlabError as e:
+        raise RLTrainingError(f"evaluation opponent {opponent!r}: {e}") from None
 
 
 def evaluate_against(policy: torch.nn.Module, opponent, ev: EvalDeals) -> tuple[float, float]:

@@ -10,6 +10,7 @@ import torch
 from bidlab.learn.a2c.config import A2CConfig
 from bidlab.learn.a2c.targets import search_nll, search_policy_gradient
 from bidlab.learn.a2c.transitions import features
+from bidlab.learn.anchor import anchor_kl
 
 
 def a2c_loss(logits: torch.Tensor, legal: torch.Tensor, calls: torch.Tensor, logp_old: torch.Tensor,
@@ -68,6 +69,12 @@ class Learner:
         v = self.value(t["h"])
         loss = a2c_loss(logits, t["legal"], calls, logp_old, reward, v, w, clip=self.cfg.clip,
                         entropy_coef=self.cfg.entropy)
+        if self.cfg.anchor_weight > 0 and "anchor" in cols:
+            # piKL (Jacob et al. 2022): lambda * KL(pi || pi_anchor) per decision, PER-weighted as the rest
+            anchor = torch.from_numpy(np.ascontiguousarray(cols["anchor"], np.float32)).to(dev)
+            kl = anchor_kl(logits, t["legal"], anchor)
+            loss["total"] = loss["total"] + self.cfg.anchor_weight * (w * kl).mean()
+            loss["anchor_kl"] = kl.mean()
         if targets is not None and len(targets["call"]):
             tx, _, tlegal = features(targets, False)
             tlogits = self.policy(torch.from_numpy(tx).to(dev))

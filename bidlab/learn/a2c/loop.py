@@ -4,7 +4,7 @@ greedy evaluation on validation deals, TensorBoard, checkpoints and resume."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,11 +14,12 @@ import torch
 from bidlab.learn.a2c.backends import LocalBackend, RayBackend
 from bidlab.learn.a2c.checkpoint import load_checkpoint, save_checkpoint
 from bidlab.learn.a2c.config import A2CConfig, RLTrainingError
-from bidlab.learn.a2c.evaluation import evaluate_against, validation_deals
+from bidlab.learn.a2c.evaluation import evaluate_against, evaluation_opponent, validation_deals
+from bidlab.learn.a2c.league import League, check_member_spec
 from bidlab.learn.a2c.learner import Learner
 from bidlab.learn.a2c.limiter import ReplayRatioLimiter
 from bidlab.learn.a2c.targets import SearchTraining, TargetQueue, add_search_targets
-from bidlab.learn.a2c.transitions import REPLAY_COLUMNS, insert_priorities
+from bidlab.learn.a2c.transitions import insert_priorities, replay_columns
 from bidlab.learn.replay import ReplayBuffer
 from bidlab.nets import build, load_model, save_model
 
@@ -40,16 +41,22 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
              updates: int | None = None, backend: str = "local", ray_address: str | None = None,
              device: str = "cpu", opponent: str = "sl",
              progress: Callable[[dict], None] | None = None, search: SearchTraining | None = None,
-             keep_policies: bool = False) -> dict:
+             keep_policies: bool = False, league_add: Sequence[str] = ()) -> dict:
     """Train (or resume, if ``out`` holds a checkpoint) until ``minutes`` of training time
     (counted across resumptions) or ``updates`` learner updates; returns the final state.
     ``search``: search targets trained by NLL next to A2C (online JPS); a run without search
     may be resumed with it (fine-tuning from a plain RL checkpoint), not the other way round.
     ``keep_policies``: every checkpoint also keeps the policy as ``policies/update-NNNNNN``
-    (a plain model file), for learning curves measured by matches afterwards."""
-    from torch.utils.tensorboard import SummaryWriter
+    (a plain model file), for learning curves measured by matches afterwards.
+    ``cfg.league``: league self-play (:mod:`bidlab.learn.a2c.league`); a plain run may go on
+    as a league run, whose pool then starts at its current update; ``league_add``: agent
+    specs that join the pool (exploiters). ``opponent``: the agent of the periodic
+    evaluation, a spec (``sayc``, ``nn:rl``) or a model path (``sl``).
 
-    from bidlab.agents.neural import load_neural_agent
+    A checkpoint is written every ``checkpoint_every`` updates and whenever
+    ``checkpoint_seconds`` have passed since the last one, so a kill loses at most that much;
+    ``state["resumed_from"]`` says where a resumed run picked up."""
+    from torch.utils.tensorboard import SummaryWriter
 
     if minutes is None and updates is None:
         raise RLTrainingError("give a budget: --minutes or --updates")
@@ -72,17 +79,31 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
         if had is not None and had != wanted:
             raise RLTrainingError(f"{out} was trained with search targets {had}; resume it with the same search "
                                   f"settings, not {wanted}")
+        if old.get("league") is not None and cfg.league is None:
+            raise RLTrainingError(f"{out} is a league run; resume it with --league")
         state.update(old, config=cfg.to_json(), resumed=old.get("resumed", 0) + 1)
+        state["resumed_from"] = {"updates": old["updates"], "generated": old["generated"],
+                                 "seconds": old["seconds"]}
     if search is not None and "settings" not in (state.get("search") or {}):
         # search starts here: from scratch, or fine-tuning a plain RL run from this update on
         state["search"] = {"settings": wanted, "since_update": state["updates"], "searched": 0, "targets": 0}
     # a resumed run draws new games (the seed includes the resume count); the buffer is rebuilt by burn-in
     run_seed = int(np.random.SeedSequence([cfg.seed, state["resumed"]]).generate_state(1)[0])
     targets = None if search is None else TargetQueue(search.buffer_size)
-    replay = ReplayBuffer(cfg.buffer_size, REPLAY_COLUMNS, prioritized=cfg.per, beta=cfg.beta,
+    columns = replay_columns(cfg.anchor is not None)
+    replay = ReplayBuffer(cfg.buffer_size, columns, prioritized=cfg.per, beta=cfg.beta,
                           burn_in=cfg.burn_in, seed=run_seed)
+    league = None
+    if cfg.league is not None:
+        if state.get("league") is not None:
+            league = League.from_json(state["league"], out, cfg.league)
+        else:
+            league = League.start(cfg.league, out, state["updates"], learner.policy)
+        for spec in league_add:
+            league.add(check_member_spec(spec), "added", state["updates"])
+        state["league"] = league.to_json()
     ev = validation_deals(cfg.eval_boards, cfg.seed)
-    opp = load_neural_agent(opponent)
+    opp = evaluation_opponent(opponent)
     writer = SummaryWriter(str(out / "tb"), purge_step=state["updates"] or None)
     limiter = ReplayRatioLimiter(cfg.replay_ratio, cfg.burn_in, cfg.batch_size)
     hook = None if search is None else search.hook
@@ -98,6 +119,7 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
         return minutes is None or state["seconds"] < minutes * 60
 
     def evaluate() -> None:
+        done["eval"] = state["updates"]
         m, se = evaluate_against(learner.policy, opp, ev)
         point = {"update": state["updates"], "seconds": round(state["seconds"], 1), "generated": state["generated"],
                  "imps": m, "se": se}
@@ -110,7 +132,19 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
                        "opponent": opponent}})
         learner.policy.train()
 
+    def publish_league() -> None:
+        if league is not None:
+            if league.version != published["league"]:
+                members = league.actor_members()
+                published["league"] = league.version
+            else:
+                members = []  # unchanged: the backends keep the members they have
+            actors.publish_league(league.version, members, league.probabilities())
+
     def checkpoint() -> None:
+        if league is not None:
+            state["league"] = league.to_json()
+        done["checkpoint"] = (state["updates"], time.perf_counter())
         save_checkpoint(out, learner, state)
         # the run's latest policy as a plain model file (nn:RUN/final), beside the best on validation
         info = {"rl": {"init": init, "config": cfg.to_json(), "update": state["updates"], "opponent": opponent}}
@@ -121,7 +155,13 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
 
     last = {"t": time.perf_counter(), "gen": state["generated"], "learned": state["learned"]}
     rates = {"generated_per_s": 0.0, "learned_per_s": 0.0}
+    # the update of the last evaluation and checkpoint: each happens once per update count,
+    # even when the learner waits for the actors for a while at that count
+    done = {"eval": state["evals"][-1]["update"] if state["evals"] else None,
+            "checkpoint": (state["updates"], time.perf_counter())}
+    published = {"league": None}
     actors.publish(state["updates"], *learner.weights())
+    publish_league()
     if not state["evals"]:
         evaluate()
         checkpoint()
@@ -130,12 +170,14 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
         clock = time.perf_counter()
         while budget_left():
             for batch in actors.poll(block=not (replay.ready and limiter.learner_may_step())):
-                cols = {k: batch[k] for k in REPLAY_COLUMNS}
+                cols = {k: batch[k] for k in columns}
                 replay.add(cols, insert_priorities(batch, cfg.alpha))
                 state["generated"] += len(batch["call"])
                 limiter.add_inserted(len(batch["call"]))
                 if targets is not None and "targets" in batch:
                     add_search_targets(targets, batch["targets"], state["search"], writer, state["updates"])
+                if league is not None:
+                    league.record(str(batch["opponent"]), batch["imps"])
             if replay.ready and limiter.learner_may_step():
                 c0 = time.thread_time()
                 slots, cols, w = replay.sample(cfg.batch_size)
@@ -150,12 +192,19 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
                 state["learned"] += cfg.batch_size
                 limiter.add_learned(cfg.batch_size)
                 u = state["updates"]
+                if league is not None and cfg.league.snapshot_every and u % cfg.league.snapshot_every == 0:
+                    league.add_snapshot(u, learner.policy)
                 if u % cfg.sync_every == 0:
                     actors.publish(u, *learner.weights())
+                    publish_league()
                 if u % 10 == 0:
                     for k, v in metrics.items():
                         writer.add_scalar(f"loss/{k}", v, u)
                     writer.add_scalar("replay/mean_priority", replay.mean_priority(), u)
+                    if league is not None:
+                        for row in league.table():
+                            writer.add_scalar(f"league/imps_recent/{row['name']}", row["recent"], u)
+                            writer.add_scalar(f"league/share/{row['name']}", row["p"], u)
             now = time.perf_counter()
             state["seconds"] += now - clock
             clock = now
@@ -167,14 +216,18 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
                 writer.add_scalar("throughput/generated_per_s", rates["generated_per_s"], state["updates"])
                 writer.add_scalar("throughput/learned_per_s", rates["learned_per_s"], state["updates"])
             u = state["updates"]
-            if replay.ready and u % cfg.eval_every == 0:
+            if replay.ready and u % cfg.eval_every == 0 and done["eval"] != u:
                 evaluate()
                 clock = time.perf_counter()  # evaluation time is not training time
-            if replay.ready and u % cfg.checkpoint_every == 0:
+            at, when = done["checkpoint"]
+            if (replay.ready and u % cfg.checkpoint_every == 0 and at != u) or (
+                    u != at and time.perf_counter() - when >= cfg.checkpoint_seconds):
                 checkpoint()
             if progress is not None:
                 progress({**state, **rates, "metrics": metrics, "replay": len(replay), "burn_in": cfg.burn_in,
-                          "budget_updates": updates, "budget_seconds": None if minutes is None else minutes * 60})
+                          "budget_updates": updates, "budget_seconds": None if minutes is None else minutes * 60,
+                          "league_table": None if league is None else league.table(),
+                          "checkpointed": done["checkpoint"][0]})
         if state["evals"][-1]["update"] != state["updates"]:
             evaluate()
         checkpoint()

@@ -20,6 +20,16 @@ REPLAY_COLUMNS = {
 }
 
 
+ANCHOR_COLUMNS = {
+    "anchor": ((38,), np.float16),     # the anchor policy's legal-masked call probabilities (issue #29)
+}
+
+
+def replay_columns(anchor: bool) -> dict:
+    """The replay's columns: :data:`REPLAY_COLUMNS`, and the anchor's probabilities with an anchor."""
+    return {**REPLAY_COLUMNS, **ANCHOR_COLUMNS} if anchor else dict(REPLAY_COLUMNS)
+
+
 def features(cols: dict[str, np.ndarray], hidden_info: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(480 float32[k, 480], value input float32[k, 636 or 480], legal bool[k, 38]) of stored transitions."""
     k = len(cols["call"])
