@@ -34,9 +34,10 @@ HELPER = Path(__file__).resolve()
 SKIP: dict[str, str] = {
     r"^python3 -m venv": "install lines are checked by tests/test_readme.py, not executed",
     r"^python -m pytest": "the test suite itself",
+    r"bluechip connect --host": "sits at another program's table manager",
     r"^tensorboard\b": "a viewer that serves until stopped; not part of bidlab",
     r"--ray-address auto": "needs a running Ray cluster",
-    r"runs/(rl-full|rl-noper|rl-nohi|nosearch|one|jps|start|shipped-8750|cont|belief-rl80k)\b|runs/rl/policies":
+    r"runs/(nosearch|one|jps|start|shipped-8750|cont|belief-rl80k)\b|runs/rl/policies":
         "needs the run folders of earlier multi-hour training runs",
     r"^bidlab train tricks\b": "trains on all 46,400 train deals (minutes); it has no smaller size",
     r"^python benchmarks/(bmcs_strength|jps_table3|spades_paper_tables|bmcs_latency)\.py":
@@ -47,6 +48,7 @@ SKIP: dict[str, str] = {
 SHRINK: list[tuple[str, str, str]] = [
     (r"(bluechip serve\b.*?)--boards \d+", r"\1--boards 1", "a Blue Chip team match of one board"),
     (r"--boards (\d{2,})", "--boards 8", "matches and expert data on 8 boards"),
+    (r"-(test|validation)-\d{2,}-s(\d+)", r"-\1-8-s\2", "the folder that the shrunk match wrote"),
     (r"--games \d+", "--games 2", "Spades tournaments of 2 games"),
     (r"--minutes \d+(\.\d+)?", "--updates 2", "A2C runs of 2 learner updates"),
     (r"--updates \d+", "--updates 2", "resumed A2C runs: a budget already reached ends at once"),
@@ -62,11 +64,11 @@ SHRINK: list[tuple[str, str, str]] = [
 
 
 def code_blocks(path: Path) -> list[tuple[str, int, str]]:
-    """(language, first line number, script) of each ``bash`` or ``text`` block; a text block
-    keeps only its ``$ `` lines, as commands."""
+    """(language, first line number, script) of each ``bash``, ``text`` or ``python`` block; a
+    text block keeps only its ``$ `` lines, as commands; a python block is run as a file."""
     text = path.read_text()
     blocks = []
-    for m in re.finditer(r"^```(bash|text)\n(.*?)^```", text, flags=re.S | re.M):
+    for m in re.finditer(r"^```(bash|text|python)\n(.*?)^```", text, flags=re.S | re.M):
         lang, body = m.group(1), m.group(2)
         line = text.count("\n", 0, m.start()) + 1
         if lang == "text":
@@ -107,7 +109,8 @@ def rewrite(cmd: str, ports: tuple[int, int]) -> str:
         part = re.sub(r"--port 2000\b", f"--port {ports[0]}", part)
         part = re.sub(r"--port 2001\b", f"--port {ports[1]}", part)
         if re.match(r"bidlab serve\b", part):
-            part = f"python {HELPER} serve {part[len('bidlab serve'):].strip()}"
+            args = re.sub(r"--port \d+", "", part[len("bidlab serve"):]).strip()
+            part = f"python {HELPER} serve {args}"
         elif re.fullmatch(r"sleep \d+(\.\d+)?", part):     # the manager's rooms are open
             part = f"python {HELPER} listen {ports[0]} $!"   # $!: the manager started just before
         elif part == "wait":                               # each background job must succeed
@@ -137,11 +140,15 @@ def port_taken(port: int) -> bool:
     return False
 
 
-def run_block(path: Path, line: int, script: str, tmp_path: Path) -> None:
+def run_block(path: Path, lang: str, line: int, script: str, tmp_path: Path) -> None:
     ports = free_port_pair()
-    cmds = commands(script)
-    assert cmds, f"{path.name}:{line}: an empty code block"
-    body = "\n".join(rewrite(c, ports) for c in cmds)
+    if lang == "python":
+        (tmp_path / "snippet.py").write_text(script)
+        body = "python snippet.py"
+    else:
+        cmds = commands(script)
+        assert cmds, f"{path.name}:{line}: an empty code block"
+        body = "\n".join(rewrite(c, ports) for c in cmds)
     for name in ("checkpoints", "benchmarks"):          # what doc commands read from a checkout
         (tmp_path / name).symlink_to(ROOT / name)
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
@@ -174,22 +181,22 @@ def git_status() -> str:
 def _params(paths: list[Path], marks=()):
     import pytest
 
-    return [pytest.param(p, line, script, id=f"{p.name}:{line}", marks=marks)
-            for p in paths for _lang, line, script in code_blocks(p)
-            if any(not skip_reason(c) for c in commands(script))]
+    return [pytest.param(p, lang, line, script, id=f"{p.name}:{line}", marks=marks)
+            for p in paths for lang, line, script in code_blocks(p)
+            if lang == "python" or any(not skip_reason(c) for c in commands(script))]
 
 
 if __name__ != "__main__":
     import pytest
 
-    @pytest.mark.parametrize("path,line,script", _params([README]))
-    def test_readme_command_block_runs(path, line, script, tmp_path):
-        run_block(path, line, script, tmp_path)
+    @pytest.mark.parametrize("path,lang,line,script", _params([README]))
+    def test_readme_command_block_runs(path, lang, line, script, tmp_path):
+        run_block(path, lang, line, script, tmp_path)
 
     @pytest.mark.slow
-    @pytest.mark.parametrize("path,line,script", _params(DOC_PAGES))
-    def test_docs_command_block_runs(path, line, script, tmp_path):
-        run_block(path, line, script, tmp_path)
+    @pytest.mark.parametrize("path,lang,line,script", _params(DOC_PAGES))
+    def test_docs_command_block_runs(path, lang, line, script, tmp_path):
+        run_block(path, lang, line, script, tmp_path)
 
     def test_the_readme_tour_is_covered():
         """The README shows each main feature with a command this test runs, and every skip has a
