@@ -237,6 +237,16 @@ if __name__ != "__main__":
             Deal.parse(deal)
 
 
+    def test_links_between_the_pages_resolve():
+        """Every relative link and figure of the README and the docs pages names a file that
+        exists (pages moved into docs/ link to each other and to the figures beside them)."""
+        for page in [README, *DOC_PAGES]:
+            for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
+                if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                    continue
+                assert (page.parent / target.split("#")[0]).exists(), (page.name, target)
+
+
 def _serve(args: list[str]) -> None:
     """Start ``bidlab serve ARGS`` on a free port, check that its page answers, stop it."""
     import urllib.request
