@@ -49,7 +49,7 @@ def explain(
     auction: str = typer.Option("", help="Calls so far, e.g. '1C P' (the player to act next is the searcher)."),
     dealer: str = typer.Option("N", help="Dealer: N, E, S or W."),
     vul: str = typer.Option("none", help="Vulnerable side(s): none, ns, ew, all."),
-    agent: str = typer.Option("bmcs:sl", help="Search agent spec, e.g. bmcs:sl, bmcs:rl?preset=paper, mcs:sl."),
+    agent: str = typer.Option("bmcs:rl", help="Search agent spec, e.g. bmcs:rl, bmcs:rl?preset=paper, mcs:rl, bmcs:sl."),
     seed: int = typer.Option(0, help="Seed of the search's sampling."),
     plot: Path = typer.Option(None, help="Also save the candidates and the belief heat maps as a PNG."),
     threads: int = typer.Option(1, min=1, help="Torch CPU threads."),
