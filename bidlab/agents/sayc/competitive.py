@@ -403,17 +403,23 @@ def advance_suit_overcall(c: Ctx):
     L = f.lengths[s]
     t = ST[c.opening.id] if ST[c.opening.id] < NT else None
     weak_jump = LV[a.id] > LV[c.opening.id] + (1 if s <= ST[c.opening.id] else 0)
+    # Their raise or jump past our simple raise (1H 1S 3H, 1D 1S 3NT) takes the
+    # conventional raises away: the cue bid stays below our game (three level at most) and
+    # a simple raise is made only at its own level; above that, compete_by_total_tricks
+    # decides how high the fit may go (Law of Total Tricks).
+    room = c.cheapest_level(s) <= LV[a.id] + 1
     if L >= 3:
         sp = f.support_points(s)
         if s in MAJORS and sp >= (14 if weak_jump else 13) and c.legal(bid(4, s)):
             return bid(4, s), f"3+ {SUIT_NAMES[s]} and game values"
-        if sp >= 11 and t is not None and c.legal(c.cheapest(t)) and not weak_jump:
+        cue = None if t is None else c.cheapest(t)
+        if sp >= 11 and cue is not None and LV[cue.id] <= 3 and c.legal(cue) and not weak_jump:
             return c.cheapest(t), f"3+ {SUIT_NAMES[s]}, 11+ points: cue bid, limit raise or better (SAYC)"
         if L >= 4 and sp <= 9 and f.shortest() <= 1 and not weak_jump:
             lv = c.cheapest_level(s) + 1
             if lv <= 3:
                 return bid(lv, s), f"4+ {SUIT_NAMES[s]}, weak: preemptive jump raise"
-        if 7 <= sp <= 10 and not weak_jump:
+        if 7 <= sp <= 10 and not weak_jump and room:
             return c.cheapest(s), f"3+ {SUIT_NAMES[s]}, 7-10 points: simple raise"
     if t is not None and f.stoppers[t] and f.balanced:
         lv = c.cheapest_level(NT)
