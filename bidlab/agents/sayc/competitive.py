@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
-from bidlab.agents.sayc.hand import quick_tricks
+from bidlab.agents.sayc.evaluation import quick_tricks
 from bidlab.bridge.calls import DOUBLE, PASS, REDOUBLE
 
 OV = "overcall"
