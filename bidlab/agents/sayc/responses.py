@@ -35,14 +35,6 @@ def too_weak_to_respond(c: Ctx):
         s = _opening_suit(c)
         if s in MAJORS and c.f.lengths[s] >= 5 and c.f.shortest() <= 1 and c.f.hcp >= 3:
             return None  # the preemptive raise to game comes below
-        f = c.f
-        if f.hcp >= 4:
-            # The booklet's "6 points" counts distribution: dummy points once a major fit is
-            # known (single raise), length points for a five-card major shown at the one level.
-            if s in MAJORS and f.lengths[s] >= 3 and f.support_points(s) >= 6:
-                return None
-            if any(f.lengths[m] >= 5 for m in MAJORS if m > s) and f.hcp + f.length_points >= 6:
-                return None
         return PASS, f"{c.f.hcp} HCP: fewer than 6 points, pass partner's one-bid"
 
 
