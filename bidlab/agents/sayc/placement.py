@@ -36,7 +36,10 @@ def _choose_strain(c: Ctx) -> tuple[int, int]:
         n, s = max(major_fits)
         return s, n
     stopped = all(f.stoppers[s] or p.min_len[s] >= 4 for s in c.their_suits)
-    nt_ok = stopped and (f.shortest() >= 2 or p.balanced)
+    # Notrump wants no singleton or void, except in a suit partner has shown five or more
+    # of: his long suit supplies the tricks there (1D 1H 2D with a singleton diamond: 3NT).
+    no_shortness = all(f.lengths[s] >= 2 or p.min_len[s] >= 5 for s in range(4))
+    nt_ok = stopped and (no_shortness or p.balanced)
     if nt_ok and not (f.lengths[2] >= 6 or f.lengths[3] >= 6):
         return NT, 0
     if fits:
