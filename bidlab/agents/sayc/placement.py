@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.evaluation import suit_quality
 from bidlab.agents.sayc.slam import agreed_suit
 from bidlab.bridge.calls import PASS
 
@@ -42,6 +43,14 @@ def _choose_strain(c: Ctx) -> tuple[int, int]:
     nt_ok = stopped and (no_shortness or p.balanced)
     if nt_ok and not (f.lengths[2] >= 6 or f.lengths[3] >= 6):
         return NT, 0
+    # A long, strong major of my own plays opposite a doubleton: seven cards, or six that
+    # pass Klinger's Suit Quality Test for game (quality 10: AKQT95), rather than a minor fit.
+    own = [s for s in MAJORS if s not in c.their_suits and p.min_len[s] <= f.lengths[s]
+           and (f.lengths[s] >= 7 or f.lengths[s] >= 6 and suit_quality(f.suit_masks[s]) >= 10)
+           and f.top3[s] >= 2]
+    if own and not any(n >= 9 for n, _ in fits):
+        s = max(own, key=lambda x: (f.lengths[x], x))
+        return s, f.lengths[s] + 2
     if fits:
         n, s = max(fits)
         return s, n
