@@ -419,7 +419,11 @@ def _read_notrump(t: _Turn) -> bool:
             s.limit(*((18, 19) if lv == 2 else (15, 21)))
         s.balanced = True
     elif t.by_responder and t.n_before == 1 and lv <= 3:
-        s.limit(*{1: (6, 10), 2: (11, 12), 3: (13, 17)}[lv])  # responder's notrump rebid
+        # responder's notrump rebid; after opener's game-forcing strength (a strong 2C, a
+        # jump shift: 19+) it places the contract and shows no extra values, so the range
+        # shown so far stands (reading 2C 2D 3D 3NT as 13-17 drove opener to 7NT)
+        if t.pshown.min_hcp < 19:
+            s.limit(*{1: (6, 10), 2: (11, 12), 3: (13, 17)}[lv])
     return True
 
 
