@@ -114,6 +114,8 @@ def leaks(
         raise LeakError(f"both agents are {agent_a!r}: a match against itself has no swings to attribute")
     if markdown is not None and markdown.is_dir():
         raise LeakError(f"--markdown must be a file path, got the folder {markdown}")
+    if markdown is not None and not markdown.resolve().parent.is_dir():
+        raise LeakError(f"--markdown: the folder {markdown.parent} does not exist")
     with progress_display(console) as display:
         if results is None:
             cfg = MatchConfig(agent_a, agent_b, split, boards, seed, None if store is None else str(store))

@@ -149,6 +149,9 @@ def _run(argv, capsys):
     (["leaks", "sayc", "random:1", "--focus", "nn:sl"], "--focus"),
     (["leaks", "sayc"], "name the two agents"),
     (["leaks", "foo", "sayc"], "unknown agent 'foo'"),
+    (["leaks", "sayc", "random:1", "--markdown", "nofolder/leaks.md"], "--markdown"),
+    (["leaks", "sayc", "random:1", "--results", "nothere"], "either --results or the two agents"),
+    (["leaks", "--results", "nothere"], "nothere"),
 ])
 def test_cli_bad_input_is_one_line_and_writes_nothing(argv, fragment, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
