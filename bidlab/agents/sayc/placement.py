@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
-from bidlab.agents.sayc.evaluation import suit_quality
+from bidlab.agents.sayc.evaluation import suit_quality, total_tricks_level
 from bidlab.agents.sayc.slam import agreed_suit
 from bidlab.bridge.calls import PASS
 
@@ -229,7 +229,7 @@ def compete_by_total_tricks(c: Ctx):
         return None
     n, s = best
     cb = c.cheapest(s)
-    if cb is None or LV[cb.id] > min(n - 6, 4):
+    if cb is None or LV[cb.id] > min(total_tricks_level(n), 4):
         return None
     if n < 9 and (c.f.support_points(s) < 6 or LV[cb.id] >= 3 and c.f.hcp < 6):
         return None
