@@ -95,3 +95,71 @@ def agree(
     with console.status(f"bidding {deals} deals"):
         result = agreement(agent, reference, deals=deals, seed=seed)
     console.print(result.line(), highlight=False)
+
+
+@app.command()
+def leaks(
+    agent_a: str = typer.Argument(None, help="Agent A spec (e.g. sayc); leave out with --results."),
+    agent_b: str = typer.Argument(None, help="Agent B spec, the opponent (e.g. nn:rl); leave out with --results."),
+    focus: str = typer.Option(None, help="The agent whose calls are grouped into families (default: A)."),
+    results: Path = typer.Option(None, help="Read a finished `bidlab match` folder instead of playing one."),
+    split: str = typer.Option("test", help="Deal split to play: test (default, never trained on), validation, train."),
+    boards: int = typer.Option(4000, help="Number of boards to play; each is bid at two tables."),
+    seed: int = typer.Option(0, help="Seed for the deal sample and the agents' randomness."),
+    out: Path = typer.Option(None, help="Match folder to play into (default: the one `bidlab match` uses, "
+                             "so a match already played is read, not replayed)."),
+    store: Path = typer.Option(None, help="Deal store folder (default: the store shipped with bidlab)."),
+    workers: int = typer.Option(2, help="Worker processes playing the match."),
+    top: int = typer.Option(15, help="Families to print."),
+    examples: int = typer.Option(3, help="Example boards (the focus agent's worst) per printed family."),
+    markdown: Path = typer.Option(None, help="Also write the table and examples to this Markdown file."),
+) -> None:
+    """Find where an agent loses IMPs: charge each board's swing to the first call where the
+    two tables' auctions part, and rank the families of those calls (SAYC rules for sayc,
+    auction patterns for other agents) by IMPs lost per 100 boards."""
+    from bidlab.eval.leaks import LeakError, leak_table
+    from bidlab.eval.match import Match, MatchConfig, load_results
+
+    # Every option is checked before the match folder is made.
+    for name, value, low in (("--boards", boards, 1), ("--seed", seed, 0), ("--workers", workers, 1),
+                             ("--top", top, 1), ("--examples", examples, 0)):
+        if value < low:
+            raise LeakError(f"{name} must be >= {low}, got {value}")
+    if split not in ("train", "validation", "test"):
+        raise LeakError(f"--split must be train, validation or test, got {split!r}")
+    if results is not None:
+        if agent_a is not None or agent_b is not None:
+            raise LeakError("give either --results or the two agents to play, not both")
+        header, recs = load_results(results)
+        agent_a, agent_b = header["config"]["agent_a"], header["config"]["agent_b"]
+    else:
+        if agent_a is None or agent_b is None:
+            raise LeakError("name the two agents to play (e.g. `bidlab leaks sayc nn:rl`) or give --results")
+        from bidlab.agents.specs import check_agent_spec
+
+        agent_a, agent_b = check_agent_spec(agent_a), check_agent_spec(agent_b)
+    if focus is not None and focus.strip() not in (agent_a, agent_b):
+        raise LeakError(f"--focus must be one of the match's agents ({agent_a!r} or {agent_b!r}), got {focus!r}")
+    if agent_a == agent_b:
+        raise LeakError(f"both agents are {agent_a!r}: a match against itself has no swings to attribute")
+    if markdown is not None and markdown.is_dir():
+        raise LeakError(f"--markdown must be a file path, got the folder {markdown}")
+    if markdown is not None and not markdown.resolve().parent.is_dir():
+        raise LeakError(f"--markdown: the folder {markdown.parent} does not exist")
+    with progress_display(console) as display:
+        if results is None:
+            cfg = MatchConfig(agent_a, agent_b, split, boards, seed, None if store is None else str(store))
+            if out is None:
+                safe = lambda s: "".join(ch if ch.isalnum() else "_" for ch in s)[:40]  # noqa: E731
+                out = Path("results") / f"match-{safe(agent_a)}-vs-{safe(agent_b)}-{split}-{boards}-s{seed}"
+            m = Match(cfg, out)
+            m.run(workers=workers, progress=from_counts(display.task("match boards")))
+            recs = m.records()
+        table = leak_table(recs, agent_a, agent_b, focus, examples, progress=display.task("attributing swings"))
+    text = table.markdown(top, examples)
+    console.print(text, highlight=False, markup=False)
+    if markdown is not None:
+        from bidlab.fileio import write_text_atomic
+
+        write_text_atomic(markdown, text)
+        console.print(f"wrote {markdown}", highlight=False)

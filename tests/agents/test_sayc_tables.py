@@ -33,7 +33,9 @@ def _read(area: str) -> list[tuple[str, ...]]:
     return rows
 
 
-ROWS = [r for area in AREAS if (TABLES / f"{area}.tsv").exists() for r in _read(area)]
+# Every table here is read (the README's promise), including ones added after AREAS was
+# written, such as the judgement rules of issue 27.
+ROWS = [r for path in sorted(TABLES.glob("*.tsv")) for r in _read(path.stem)]
 
 
 @pytest.mark.parametrize("area", AREAS)

@@ -21,9 +21,11 @@ from bidlab.agents.base import BiddingView, ViewPolicy
 
 # Importing the rule modules registers their rules (order of GROUPS entries within a group
 # is the order of definition).
+from bidlab.agents.sayc import advances as _advances  # noqa: F401
 from bidlab.agents.sayc import competitive as _competitive  # noqa: F401
 from bidlab.agents.sayc import notrump as _notrump  # noqa: F401
 from bidlab.agents.sayc import openings as _openings  # noqa: F401
+from bidlab.agents.sayc import overcalls as _overcalls  # noqa: F401
 from bidlab.agents.sayc import placement as _placement  # noqa: F401
 from bidlab.agents.sayc import rebids as _rebids  # noqa: F401
 from bidlab.agents.sayc import responses as _responses  # noqa: F401

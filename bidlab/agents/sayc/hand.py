@@ -6,13 +6,20 @@ partner ("dummy points": void 5, singleton 3, doubleton 1 with four trumps; 3/2/
 three). :class:`HandFeatures` holds these numbers so that no rule recounts them;
 :func:`features` caches them by the hand's 52-bit mask, because the same hand is
 looked at on every turn of an auction (and on both tables of a duplicate board).
+
+The per-suit judgements (stoppers, quick tricks, losers, suit quality, dummy points) and
+the judgement rules on top of them (Law of Total Tricks, vulnerability) live in one place,
+:mod:`~bidlab.agents.sayc.evaluation`; this module only tabulates them per hand.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bidlab.agents.sayc.evaluation import dummy_points, is_stopper, quick_tricks, suit_losers, suit_quality
 from bidlab.cards import Hand
+
+__all__ = ["HandFeatures", "features", "is_stopper", "quick_tricks"]
 
 _SUIT_BITS = (1 << 13) - 1
 _ACE, _KING, _QUEEN, _JACK, _TEN = 1 << 12, 1 << 11, 1 << 10, 1 << 9, 1 << 8
@@ -26,34 +33,6 @@ def _suit_hcp(m: int) -> int:
 _HCP_TABLE = tuple(_suit_hcp(m) for m in range(1 << 13))
 _TOP5_TABLE = tuple((m >> 8).bit_count() for m in range(1 << 13))
 _TOP3_TABLE = tuple((m >> 10).bit_count() for m in range(1 << 13))
-
-
-def is_stopper(suit_mask: int) -> bool:
-    """A notrump stopper: A, Kx, Qxx or Jxxx (or longer)."""
-    n = suit_mask.bit_count()
-    return bool(
-        suit_mask & _ACE
-        or (suit_mask & _KING and n >= 2)
-        or (suit_mask & _QUEEN and n >= 3)
-        or (suit_mask & _JACK and n >= 4)
-    )
-
-
-def quick_tricks(suit_mask: int) -> float:
-    """Defensive quick tricks in one suit: AK 2, AQ 1.5, A 1, KQ 1, Kx 0.5."""
-    a, k, q = bool(suit_mask & _ACE), bool(suit_mask & _KING), bool(suit_mask & _QUEEN)
-    n = suit_mask.bit_count()
-    if a and k:
-        return 2.0
-    if a and q:
-        return 1.5
-    if a:
-        return 1.0
-    if k and q:
-        return 1.0
-    if k and n >= 2:
-        return 0.5
-    return 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +53,16 @@ class HandFeatures:
     aces: int
     kings: int
     quick_tricks: float
+    losers: tuple[int, int, int, int]
+
+    @property
+    def losing_tricks(self) -> int:
+        """Klinger's losing-trick count of the hand (see :mod:`~bidlab.agents.sayc.evaluation`)."""
+        return self.losers[0] + self.losers[1] + self.losers[2] + self.losers[3]
+
+    def suit_quality(self, suit: int) -> int:
+        """Klinger's suit quality: length plus the top five honours held in ``suit``."""
+        return suit_quality(self.suit_masks[suit])
 
     @property
     def total_points(self) -> int:
@@ -91,15 +80,7 @@ class HandFeatures:
 
     def support_points(self, trump: int) -> int:
         """HCP plus shortness ("dummy points") for raising partner's ``trump`` suit."""
-        n = self.lengths[trump]
-        if n < 3:
-            return self.hcp
-        table = (5, 3, 1) if n >= 4 else (3, 2, 1)
-        extra = 0
-        for s in range(4):
-            if s != trump and self.lengths[s] < 3:
-                extra += table[self.lengths[s]]
-        return self.hcp + extra
+        return dummy_points(self.hcp, self.lengths, trump)
 
     def rule_of_20(self) -> bool:
         """SAYC's guide for borderline first- and second-seat openings: HCP + two longest >= 20."""
@@ -121,7 +102,7 @@ _CACHE_LIMIT = 50_000
 # Per 13-bit suit holding, everything features() needs, so a hand costs four lookups.
 _SUIT_INFO = tuple(
     (m.bit_count(), _HCP_TABLE[m], _TOP5_TABLE[m], _TOP3_TABLE[m], is_stopper(m), quick_tricks(m),
-     1 if m & _ACE else 0, 1 if m & _KING else 0)
+     1 if m & _ACE else 0, 1 if m & _KING else 0, suit_losers(m))
     for m in range(1 << 13)
 )
 
@@ -151,6 +132,7 @@ def features(hand: Hand | int) -> HandFeatures:
         aces=c[6] + d[6] + h[6] + s[6],
         kings=c[7] + d[7] + h[7] + s[7],
         quick_tricks=c[5] + d[5] + h[5] + s[5],
+        losers=(c[8], d[8], h[8], s[8]),
     )
     if len(_CACHE) >= _CACHE_LIMIT:
         _CACHE.clear()

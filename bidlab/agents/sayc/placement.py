@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.evaluation import suit_quality, total_tricks_level
 from bidlab.agents.sayc.slam import agreed_suit
 from bidlab.bridge.calls import PASS
 
@@ -36,9 +37,20 @@ def _choose_strain(c: Ctx) -> tuple[int, int]:
         n, s = max(major_fits)
         return s, n
     stopped = all(f.stoppers[s] or p.min_len[s] >= 4 for s in c.their_suits)
-    nt_ok = stopped and (f.shortest() >= 2 or p.balanced)
+    # Notrump wants no singleton or void, except in a suit partner has shown five or more
+    # of: his long suit supplies the tricks there (1D 1H 2D with a singleton diamond: 3NT).
+    no_shortness = all(f.lengths[s] >= 2 or p.min_len[s] >= 5 for s in range(4))
+    nt_ok = stopped and (no_shortness or p.balanced)
     if nt_ok and not (f.lengths[2] >= 6 or f.lengths[3] >= 6):
         return NT, 0
+    # A long, strong major of my own plays opposite a doubleton: seven cards, or six that
+    # pass Klinger's Suit Quality Test for game (quality 10: AKQT95), rather than a minor fit.
+    own = [s for s in MAJORS if s not in c.their_suits and p.min_len[s] <= f.lengths[s]
+           and (f.lengths[s] >= 7 or f.lengths[s] >= 6 and suit_quality(f.suit_masks[s]) >= 10)
+           and f.top3[s] >= 2]
+    if own and not any(n >= 9 for n, _ in fits):
+        s = max(own, key=lambda x: (f.lengths[x], x))
+        return s, f.lengths[s] + 2
     if fits:
         n, s = max(fits)
         return s, n
@@ -217,7 +229,7 @@ def compete_by_total_tricks(c: Ctx):
         return None
     n, s = best
     cb = c.cheapest(s)
-    if cb is None or LV[cb.id] > min(n - 6, 4):
+    if cb is None or LV[cb.id] > min(total_tricks_level(n), 4):
         return None
     if n < 9 and (c.f.support_points(s) < 6 or LV[cb.id] >= 3 and c.f.hcp < 6):
         return None

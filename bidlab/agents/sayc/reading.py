@@ -216,8 +216,27 @@ def _read_conventional(call, rel, shown, per_seat, opener, opening, last_bid) ->
             return True
         if p_name in ("2S", "4C"):
             return True  # puppet and Gerber answers
-    if opener == partner_rel and NAMES[opening.id] == "2C" and not mine and name == "2D":
-        return True  # waiting response
+    my_bids, p_bids = [m for m in mine if m.id], [x for x in partners if x.id]
+    if opener == partner_rel and NAMES[opening.id] == "2C" and not my_bids and name == "2D":
+        return True  # waiting response (also from a hand that passed before the 2C opening)
+    # 2C 2D 2NT (22-24 balanced): the 2NT system is on, so Stayman and the transfers are
+    # read as after a 2NT opening (the bidder plays them there; reading 3H as hearts made
+    # a phantom diamond fit the Blackwood suit)
+    if opener == partner_rel and [NAMES[x.id] for x in p_bids] == ["2C", "2NT"] and p_last is p_bids[-1] \
+            and [NAMES[m.id] for m in my_bids] == ["2D"]:
+        if name == "3C":
+            return True  # Stayman
+        if name in ("3D", "3H"):
+            s.length(ST[call.id] + 1, 5)  # Jacoby transfer: the next suit up
+            s.bid_suits.append(ST[call.id] + 1)
+            return True
+    if opener == rel and [NAMES[m.id] for m in my_bids] == ["2C", "2NT"] and len(p_bids) == 2 \
+            and NAMES[p_bids[0].id] == "2D" and p_last is p_bids[-1]:
+        if p_name == "3C" and name == "3D":
+            return True  # Stayman: no four-card major
+        if p_name in ("3D", "3H") and ST[call.id] == ST[p_last.id] + 1:
+            s.length(ST[call.id], 2)  # transfer completed
+            return True
     if opener == partner_rel and LV[call.id] == 2 and ST[call.id] < NT:
         seq = [x for x in (partners[0], *[m for m in mine if m.id][:1], *partners[1:2]) if x.id >= 3]
         bids_mine = [m for m in mine if m.id]
@@ -419,7 +438,11 @@ def _read_notrump(t: _Turn) -> bool:
             s.limit(*((18, 19) if lv == 2 else (15, 21)))
         s.balanced = True
     elif t.by_responder and t.n_before == 1 and lv <= 3:
-        s.limit(*{1: (6, 10), 2: (11, 12), 3: (13, 17)}[lv])  # responder's notrump rebid
+        # responder's notrump rebid; after opener's game-forcing strength (a strong 2C, a
+        # jump shift: 19+) it places the contract and shows no extra values, so the range
+        # shown so far stands (reading 2C 2D 3D 3NT as 13-17 drove opener to 7NT)
+        if t.pshown.min_hcp < 19:
+            s.limit(*{1: (6, 10), 2: (11, 12), 3: (13, 17)}[lv])
     return True
 
 

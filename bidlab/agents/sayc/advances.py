@@ -1,0 +1,208 @@
+"""Advancing partner's overcall, takeout double, Michaels or unusual 2NT (SAYC booklet,
+"Defensive bidding": answering a takeout double, advancing an overcall).
+
+Answering a two-suiter, responsive doubles, answering a takeout double (cheapest suit 0-8,
+jump 9-11, cue bid 12+, notrump with a stopper, penalty pass), advancing a notrump
+overcall (the notrump system on) and a suit overcall (raise 7-10, cue-bid limit raise
+below our game, 4M with game values, notrump with a stopper, a new suit). Split out of
+:mod:`~bidlab.agents.sayc.competitive` (issue 27).
+"""
+
+from __future__ import annotations
+
+from bidlab.agents.sayc.context import LV, MAJORS, NT, ST, SUIT_NAMES, Ctx, bid
+from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.overcalls import _their_last_suit
+from bidlab.bridge.calls import DOUBLE, PASS
+
+AD = "advance"
+
+
+# -- advancing partner's action ------------------------------------------------------------------
+
+def _partner_first_action(c: Ctx):
+    """Partner's first non-pass call, if it is his latest call (my first chance to advance)."""
+    for x in c.partner_calls:
+        if x.id != 0:
+            return x if x is c.partner_calls[-1] else None
+    return None
+
+
+def _direct_over_opening(c: Ctx, call) -> bool:
+    """Partner made ``call`` right after the opening bid (the direct seat).
+
+    Judged by position, not by object identity: the auction reading is cached by call
+    ids, so its Call objects need not be the ones in ``c.calls``.
+    """
+    for i, x in enumerate(c.calls):
+        if x.id >= 3:
+            j = i + 1
+            return j < len(c.calls) and (len(c.calls) - j) % 4 == 2 and c.calls[j].id == call.id
+    return False
+
+
+@rule(AD)
+def answer_michaels_or_unusual(c: Ctx):
+    a = _partner_first_action(c)
+    if a is None or a.id < 3 or c.last_bidder == 1 and c.last_bid is not a or not _direct_over_opening(c, a):
+        return None
+    opening = c.opening
+    if LV[a.id] == 2 and ST[a.id] == NT and c.last_bid is a and LV[opening.id] == 1:
+        t = ST[opening.id]
+        low = [s for s in range(4) if s != t][:2]
+        s = max(low, key=lambda x: (c.f.lengths[x], x))
+        game = bid(4, s) if s in MAJORS else bid(5, s)
+        if c.f.lengths[s] >= 4 and c.f.support_points(s) >= (11 if s in MAJORS else 13) and c.legal(game):
+            return game, f"{c.f.lengths[s]} {SUIT_NAMES[s]} and values: game in partner's suit (unusual 2NT)"
+        return c.cheapest(s), f"picks {SUIT_NAMES[s]} of partner's two suits (unusual 2NT)"
+    if LV[a.id] == 2 and ST[opening.id] < NT and ST[a.id] == ST[opening.id] and c.last_bid is a:
+        t = ST[opening.id]
+        s = (3 if c.f.lengths[3] >= c.f.lengths[2] else 2) if t < 2 else 5 - t
+        if c.f.lengths[s] >= (4 if t < 2 else 3) and c.f.support_points(s) >= 11 and c.legal(bid(4, s)):
+            return bid(4, s), f"{c.f.lengths[s]} {SUIT_NAMES[s]}, {c.f.hcp} HCP: game in partner's major (Michaels)"
+        if t < 2:
+            return c.cheapest(s), f"prefers {SUIT_NAMES[s]} of partner's majors (Michaels)"
+        other = s
+        if c.f.lengths[other] >= 3:
+            return c.cheapest(other), f"3+ {SUIT_NAMES[other]}: partner's known major (Michaels)"
+        return bid(2, NT), "asks for partner's minor (Michaels)"
+
+
+@rule(AD)
+def responsive_double(c: Ctx):
+    """Partner doubled for takeout and RHO raised opener's suit: double with values and
+    two four-card unbid suits, no five-card suit (responsive double)."""
+    a = _partner_first_action(c)
+    if a is None or not a.is_double or c.last_bidder != 3 or c.doubled or len(c.their_suits) != 1:
+        return None
+    t = ST[c.opening.id]
+    if ST[c.last_bid.id] != t or LV[c.last_bid.id] > 3:
+        return None
+    f = c.f
+    unbid = [s for s in range(4) if s != t]
+    if f.hcp < (8 if LV[c.last_bid.id] == 2 else 10) or any(f.lengths[s] >= 5 for s in unbid):
+        return None
+    # over a minor it shows both majors; over a major, both minors without the other major
+    wanted = [2, 3] if t < 2 else [0, 1]
+    if all(f.lengths[s] >= 4 for s in wanted) and not (t >= 2 and f.lengths[5 - t] >= 4):
+        names = " and ".join(SUIT_NAMES[s] for s in wanted)
+        return DOUBLE, f"{f.hcp} HCP, four {names}: responsive double"
+    return None
+
+
+@rule(AD)
+def advance_takeout_double(c: Ctx):
+    a = _partner_first_action(c)
+    if a is None or not a.is_double or c.last_bid is None:
+        return None
+    f = c.f
+    t = _their_last_suit(c)
+    if t is None:
+        return None
+    free = c.last_bidder == 3  # RHO bid over the double: no need to answer
+    if not free and f.lengths[t] >= 5 and f.top3[t] >= 2 and f.hcp >= 7:
+        return PASS, f"long strong {SUIT_NAMES[t]}: converts the takeout double to penalties"
+    unbid = [s for s in range(4) if s not in c.their_suits]
+    if not unbid:
+        return None
+    best = max(unbid, key=lambda s: (f.lengths[s] + (1 if s in MAJORS else 0), s))
+    if f.hcp >= 12:
+        if best in MAJORS and f.lengths[best] >= 5 and c.legal(bid(4, best)):
+            return bid(4, best), f"12+ HCP, 5+ {SUIT_NAMES[best]}: game"
+        cue = c.cheapest(t)
+        return cue, "12+ HCP: cue bid of their suit, forcing"
+    if f.balanced and f.stoppers[t] and not any(f.lengths[s] >= 4 for s in unbid if s in MAJORS):
+        if 11 <= f.hcp <= 12:
+            return c.cheapest(NT) if c.cheapest_level(NT) == 2 else None, "11-12 HCP, a stopper: 2NT"
+        if 6 <= f.hcp <= 10 and c.cheapest_level(NT) == 1:
+            return bid(1, NT), "6-10 HCP, a stopper in their suit: 1NT"
+    lv = c.cheapest_level(best)
+    if lv >= 5 or (lv == 4 and f.lengths[best] < 5 and f.hcp < 6):
+        return PASS, "too high to answer the double"
+    if 9 <= f.hcp <= 11 and f.lengths[best] >= 4 and lv + 1 <= 3:
+        return bid(lv + 1, best), f"9-11 HCP, 4+ {SUIT_NAMES[best]}: jump answer (SAYC)"
+    if free:
+        if f.hcp >= 6 and f.lengths[best] >= 5 and lv <= 2:
+            return bid(lv, best), f"free bid: 5+ {SUIT_NAMES[best]}"
+        if f.hcp >= 8 and f.lengths[best] >= 4 and lv <= 3:
+            return bid(lv, best), f"8+ HCP, 4+ {SUIT_NAMES[best]}: free bid over their raise"
+        return PASS, "RHO bid: no need to answer the double"
+    return bid(lv, best), f"0-8 HCP: {SUIT_NAMES[best]} at the cheapest level (answer to a takeout double)"
+
+
+@rule(AD)
+def advance_notrump_overcall(c: Ctx):
+    a = _partner_first_action(c)
+    if a is None or a.id < 3 or ST[a.id] != NT or c.last_bid is not a:
+        return None
+    if LV[a.id] == 2 and LV[c.opening.id] == 2:  # natural 2NT over their weak two: 15-18
+        for s in (3, 2):
+            if c.f.lengths[s] >= 6 and c.f.hcp >= 7 and c.legal(bid(4, s)):
+                return bid(4, s), f"6+ {SUIT_NAMES[s]} and game values opposite 15-18"
+        if c.f.hcp >= 7:
+            return bid(3, NT), "7+ HCP opposite a 15-18 2NT overcall: game"
+        return PASS, "weak: pass the 2NT overcall"
+    if LV[a.id] != 1:
+        return None
+    f = c.f
+    for s in (3, 2):
+        if f.lengths[s] >= 6 and f.hcp >= 9:
+            return bid(4, s), f"6+ {SUIT_NAMES[s]} and game values opposite 15-18"
+    if f.hcp >= 10:
+        return bid(3, NT), "10+ HCP opposite 15-18: game"
+    if f.hcp >= 8:
+        return bid(2, NT), "8-9 HCP: invites 3NT"
+    for s in (3, 2, 1, 0):
+        if f.lengths[s] >= 5 and s not in c.their_suits and c.legal(bid(2, s)):
+            return bid(2, s), f"weak with 5+ {SUIT_NAMES[s]}: to play"
+    return PASS, "weak: pass the 1NT overcall"
+
+
+@rule(AD)
+def advance_suit_overcall(c: Ctx):
+    a = _partner_first_action(c)
+    if a is None or a.id < 3 or ST[a.id] == NT or c.last_bidder == 1:
+        return None
+    s = ST[a.id]
+    if c.opening is not None and ST[c.opening.id] == ST[a.id]:
+        return None  # a cue bid
+    f = c.f
+    L = f.lengths[s]
+    t = ST[c.opening.id] if ST[c.opening.id] < NT else None
+    weak_jump = LV[a.id] > LV[c.opening.id] + (1 if s <= ST[c.opening.id] else 0)
+    # Their raise or jump past our simple raise (1H 1S 3H, 1D 1S 3NT) takes the
+    # conventional raises away: the cue bid stays below our game (three level at most) and
+    # a simple raise is made only at its own level; above that, compete_by_total_tricks
+    # decides how high the fit may go (Law of Total Tricks).
+    room = c.cheapest_level(s) <= LV[a.id] + 1
+    if L >= 3:
+        sp = f.support_points(s)
+        if s in MAJORS and sp >= (14 if weak_jump else 13) and c.legal(bid(4, s)):
+            return bid(4, s), f"3+ {SUIT_NAMES[s]} and game values"
+        cue = None if t is None else c.cheapest(t)
+        if sp >= 11 and cue is not None and LV[cue.id] <= 3 and c.legal(cue) and not weak_jump:
+            return c.cheapest(t), f"3+ {SUIT_NAMES[s]}, 11+ points: cue bid, limit raise or better (SAYC)"
+        if L >= 4 and sp <= 9 and f.shortest() <= 1 and not weak_jump:
+            lv = c.cheapest_level(s) + 1
+            if lv <= 3:
+                return bid(lv, s), f"4+ {SUIT_NAMES[s]}, weak: preemptive jump raise"
+        if 7 <= sp <= 10 and not weak_jump and room:
+            return c.cheapest(s), f"3+ {SUIT_NAMES[s]}, 7-10 points: simple raise"
+    if t is not None and f.stoppers[t] and f.balanced:
+        lv = c.cheapest_level(NT)
+        if f.hcp >= 15 and lv <= 3:
+            return bid(3, NT), "15+ HCP, a stopper: 3NT"
+        if 12 <= f.hcp <= 14 and lv <= 2:
+            return bid(2, NT), "12-14 HCP, a stopper: 2NT"
+        if 8 <= f.hcp <= 11 and lv == 1:
+            return bid(1, NT), "8-11 HCP, a stopper: 1NT"
+    for o in (3, 2, 1, 0):
+        if o != s and o not in c.their_suits and f.lengths[o] >= 5 and f.top5[o] >= 2 and f.hcp >= 10:
+            cb = c.cheapest(o)
+            if cb is not None and LV[cb.id] <= 2:
+                return cb, f"good 5+ {SUIT_NAMES[o]}, 10+ HCP: new suit, non-forcing"
+    if c.last_bidder == 3:
+        return None  # RHO bid: the general rules decide whether to compete
+    return PASS, "nothing to add to partner's overcall"
+
+

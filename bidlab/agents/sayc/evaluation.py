@@ -1,0 +1,195 @@
+"""Hand evaluation beyond the booklet's point counts: the one home of the SAYC bidder's judgement.
+
+The ACBL SAYC booklet gives ranges in high-card points and says when to add length and
+shortness points; it is silent on how high to compete, when to sacrifice, when a suit is
+good enough to overcall or preempt in, or when to double them. Strong players fill that
+gap with a handful of standard tools, each a small function here so that every rule that
+uses one says so in its explanation and uses the same numbers:
+
+* **notrump stoppers** and **quick tricks** (defensive tricks, for doubles and openings);
+* **length and shortness points once a fit is found** (dummy points 5/3/1 with four
+  trumps, 3/2/1 with three, as taught with the booklet; the declaring hand adds a point
+  per trump beyond five);
+* the **losing-trick count** (Ron Klinger, *The Modern Losing Trick Count*, 1985): losers
+  among the top three cards of each suit, and 24 minus both hands' losers is the number of
+  tricks a trump fit should take;
+* **suit quality** (Klinger's Suit Quality Test, *Guide to Better Duplicate Bridge*):
+  length plus the top five honours held; a suit is good enough to overcall or preempt
+  when its quality reaches the number of tricks bid (six plus the level);
+* the **Law of Total Tricks** (Jean-René Vernes, 1969; Larry Cohen, *To Bid or Not to
+  Bid*, 1992; Marty Bergen's "bid to the level of your fit"): with N trumps between us it
+  is safe to compete to the N - 6 level;
+* **vulnerability**: the rule of 2-3-4 for preempts (go down at most 2 tricks vulnerable
+  against not, 3 at equal vulnerability, 4 not vulnerable against vulnerable), a
+  sacrifice pays when the doubled penalty is less than their game or partscore, and a
+  penalty double needs the tricks to beat them (and one more when it doubles them into game).
+
+Suits are indexed C, D, H, S = 0..3 and a suit holding is a 13-bit mask with the 2 as bit 0
+and the ace as bit 12 (as in :mod:`~bidlab.agents.sayc.hand`). Nothing here imports the
+rest of the bidder, so the hand features and every rule can use it.
+"""
+
+from __future__ import annotations
+
+from bidlab.bridge.scoring import contract_score
+
+_ACE, _KING, _QUEEN, _JACK = 1 << 12, 1 << 11, 1 << 10, 1 << 9
+
+
+def is_stopper(suit_mask: int) -> bool:
+    """A notrump stopper: A, Kx, Qxx or Jxxx (or longer): the holding wins a trick or holds
+    the suit up long enough when they lead it against notrump."""
+    n = suit_mask.bit_count()
+    return bool(
+        suit_mask & _ACE
+        or (suit_mask & _KING and n >= 2)
+        or (suit_mask & _QUEEN and n >= 3)
+        or (suit_mask & _JACK and n >= 4)
+    )
+
+
+def all_stopped(stoppers: tuple[bool, bool, bool, bool], their_suits) -> bool:
+    """Every suit the opponents bid is stopped: the condition for choosing notrump over a
+    minor-suit game (and for notrump overcalls and advances)."""
+    return all(stoppers[s] for s in their_suits)
+
+
+def quick_tricks(suit_mask: int) -> float:
+    """Defensive quick tricks in one suit: AK 2, AQ 1.5, A 1, KQ 1, Kx 0.5 (the standard
+    table used for opening and penalty-double decisions)."""
+    a, k, q = bool(suit_mask & _ACE), bool(suit_mask & _KING), bool(suit_mask & _QUEEN)
+    n = suit_mask.bit_count()
+    if a and k:
+        return 2.0
+    if a and q:
+        return 1.5
+    if a:
+        return 1.0
+    if k and q:
+        return 1.0
+    if k and n >= 2:
+        return 0.5
+    return 0.0
+
+
+# ---- points once a fit is found ---------------------------------------------------------------
+
+
+def dummy_points(hcp: int, lengths: tuple[int, int, int, int], trump: int) -> int:
+    """HCP plus shortness for the hand that will be dummy in ``trump``: void 5, singleton 3,
+    doubleton 1 with four or more trumps; 3/2/1 with three. Without three trumps, shortness
+    is worth nothing (it ruffs nothing), so the count is HCP alone."""
+    n = lengths[trump]
+    if n < 3:
+        return hcp
+    table = (5, 3, 1) if n >= 4 else (3, 2, 1)
+    return hcp + sum(table[lengths[s]] for s in range(4) if s != trump and lengths[s] < 3)
+
+
+def declarer_points(hcp: int, lengths: tuple[int, int, int, int], trump: int) -> int:
+    """HCP plus length for the hand that will declare in ``trump`` once a fit is known, as
+    commonly taught with standard methods: one point for a fifth trump and two for each
+    trump beyond five (each extra trump is an extra trick while dummy ruffs), one per card
+    beyond four in a side suit (it sets up)."""
+    n = lengths[trump]
+    side = sum(max(0, lengths[s] - 4) for s in range(4) if s != trump)
+    return hcp + side + (1 if n >= 5 else 0) + 2 * max(0, n - 5)
+
+
+# ---- losing-trick count ----------------------------------------------------------------------
+
+
+def suit_losers(suit_mask: int) -> int:
+    """Klinger's losers in one suit: among the top min(3, length) cards, each of A, K, Q
+    missing is a loser (void 0; singleton A 0 else 1; doubleton AK 0, Ax or Kx 1, else 2)."""
+    n = suit_mask.bit_count()
+    if n == 0:
+        return 0
+    top = (_ACE, _KING, _QUEEN)[: min(3, n)]
+    return sum(1 for h in top if not suit_mask & h)
+
+
+def losing_trick_count(suit_masks) -> int:
+    """A hand's losing tricks: the sum of :func:`suit_losers` over its four suits (0..12)."""
+    return sum(suit_losers(m) for m in suit_masks)
+
+
+#: Losers a minimum opening hand is taken to hold when partner has not said more.
+OPENER_LOSERS = 7
+
+
+def ltc_tricks(my_losers: int, partner_losers: int = OPENER_LOSERS) -> int:
+    """Tricks a trump fit should take: 24 minus both hands' losers (Klinger)."""
+    return 24 - my_losers - partner_losers
+
+
+def ltc_raise_level(my_losers: int, partner_losers: int = OPENER_LOSERS) -> int:
+    """The level the losing-trick count supports for a raise: tricks minus six (0 = none)."""
+    return max(0, ltc_tricks(my_losers, partner_losers) - 6)
+
+
+# ---- suit quality ------------------------------------------------------------------------------
+
+
+def suit_quality(suit_mask: int) -> int:
+    """Klinger's suit quality: the suit's length plus the top five honours (A K Q J T) in it."""
+    return suit_mask.bit_count() + (suit_mask >> 8).bit_count()
+
+
+def suit_good_enough(suit_mask: int, level: int) -> bool:
+    """The Suit Quality Test: overcall or preempt at ``level`` when the suit's quality is at
+    least the number of tricks bid (6 + level): 7 for a one-level overcall, 8 at the two
+    level, 9 for a three-level preempt."""
+    return suit_quality(suit_mask) >= 6 + level
+
+
+# ---- Law of Total Tricks -----------------------------------------------------------------------
+
+
+def total_tricks_level(trumps: int) -> int:
+    """The level the Law of Total Tricks makes safe to compete to with ``trumps`` between
+    us: trumps minus six (an 8-card fit two, a 9-card fit three), never above seven."""
+    return max(0, min(7, trumps - 6))
+
+
+def may_compete(trumps: int, level: int) -> bool:
+    """Whether bidding ``level`` in a fit of ``trumps`` cards is within the Law."""
+    return level <= total_tricks_level(trumps)
+
+
+# ---- vulnerability -----------------------------------------------------------------------------
+
+
+def preempt_undertricks(we_vulnerable: bool, they_vulnerable: bool) -> int:
+    """The rule of 2-3-4: a preempt may go down 2 tricks vulnerable against not vulnerable,
+    3 at equal vulnerability, 4 not vulnerable against vulnerable (doubled, that costs less
+    than their game)."""
+    if we_vulnerable and not they_vulnerable:
+        return 2
+    if they_vulnerable and not we_vulnerable:
+        return 4
+    return 3
+
+
+def preempt_tricks_needed(level: int, we_vulnerable: bool, they_vulnerable: bool) -> int:
+    """Playing tricks a preempt at ``level`` needs: the tricks bid less the rule of 2-3-4."""
+    return level + 6 - preempt_undertricks(we_vulnerable, they_vulnerable)
+
+
+def sacrifice_pays(our_level: int, our_tricks: int, we_vulnerable: bool,
+                   their_level: int, their_strain: int, their_tricks: int, they_vulnerable: bool) -> bool:
+    """A sacrifice pays when going down doubled at ``our_level`` with ``our_tricks`` costs
+    less than what they score by making their contract with ``their_tricks`` (strains 0..4,
+    C D H S NT). Scored with the duplicate table, so vulnerability is counted exactly."""
+    loss = -contract_score(our_level, 0, 1, we_vulnerable, our_tricks)  # doubled; strain does not matter when down
+    if our_tricks >= our_level + 6:
+        return True   # not a sacrifice: it makes
+    theirs = contract_score(their_level, their_strain, 0, they_vulnerable, their_tricks)
+    return 0 < loss < theirs
+
+
+def penalty_double_sound(defensive_tricks: float, their_level: int, into_game: bool = False) -> bool:
+    """Double them for penalty when our expected defensive tricks beat the contract: they
+    need 6 + level, so we need 8 - level; a double of a partscore that would make game if
+    it made (2H doubled and more) asks for one trick in reserve."""
+    return defensive_tricks >= 8 - their_level + (1 if into_game else 0)

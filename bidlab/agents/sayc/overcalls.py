@@ -1,0 +1,239 @@
+"""Our first action after their opening (SAYC booklet, "Defensive bidding" and "Doubles").
+
+The overcall group, in the order the bidder tries it: too weak to act, lead-directing
+doubles of their artificial bids, the defence to their 1NT (penalty double 15+, natural
+overcalls), notrump overcalls (15-18 balanced with a stopper, 11-14 balancing), 3NT over
+a preempt, the strong takeout double (17+), Michaels and the unusual 2NT (5-5), weak jump
+overcalls, takeout doubles (opening values, short in their suit; a king lighter in the
+balancing seat), simple overcalls (8-16 at the one level, 10-16 at the two level; lighter
+when balancing). Split out of :mod:`~bidlab.agents.sayc.competitive` (issue 27).
+"""
+
+from __future__ import annotations
+
+from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
+from bidlab.agents.sayc.engine import rule
+from bidlab.bridge.calls import DOUBLE, PASS
+
+OV = "overcall"
+
+
+def _their_last_suit(c: Ctx) -> int | None:
+    b = c.last_bid
+    return ST[b.id] if b is not None and ST[b.id] < NT and c.last_bidder in (1, 3) else None
+
+
+def _balancing(c: Ctx) -> bool:
+    """(1x) P (P) ?: their opening would be passed out if I pass."""
+    n = len(c.calls)
+    return n >= 3 and c.last_bidder == 1 and c.calls[-1].id == 0 and c.calls[-2].id == 0
+
+
+def _unbid(c: Ctx) -> list[int]:
+    return [s for s in range(4) if s not in c.their_suits]
+
+
+# -- our first action after their opening ---------------------------------------------------------
+
+@rule(OV)
+def too_weak_to_act(c: Ctx):
+    """Under 5 HCP, or under 8 without a five-card suit: no overcall, double or cue bid fits."""
+    f = c.f
+    if f.hcp < 5 or (f.hcp < 8 and f.shape[0] < 5):
+        return PASS, f"{f.hcp} HCP: too weak to enter the auction"
+
+
+def _their_calls(c: Ctx) -> list[str]:
+    """The opponents' bids (no passes or doubles), in order."""
+    n = len(c.calls)
+    return [NAMES[x.id] for j, x in enumerate(c.calls) if x.id >= 3 and (j - n) % 4 in (1, 3)]
+
+
+def _their_artificial_bid(c: Ctx) -> int | None:
+    """The strain of their last bid when it was artificial (a strong 2C opening, the 2D
+    waiting response, Stayman, a Jacoby transfer, Gerber, a Blackwood answer), else None."""
+    if c.last_bidder not in (1, 3) or c.doubled:
+        return None
+    lv = LV[c.last_bid.id]
+    if lv not in (2, 3, 4, 5) or lv < 5 and NAMES[c.opening.id] not in ("2C", "1NT", "2NT"):
+        return None  # the cheap test first: this runs on every overcall turn
+    b = _their_calls(c)
+    last = b[-1]
+    if b == ["2C"] or b[:2] == ["2C", "2D"] and len(b) == 2:
+        return ST[c.last_bid.id]
+    if len(b) == 2 and b[0] in ("1NT", "2NT"):
+        lv = int(b[0][0]) + 1
+        if last in (f"{lv}C", f"{lv}D", f"{lv}H", "4C"):
+            return ST[c.last_bid.id]
+    if len(b) >= 2 and b[-2] == "4NT" and last[0] == "5" and ST[c.last_bid.id] < NT:
+        return ST[c.last_bid.id]
+    return None
+
+
+@rule(OV)
+def double_artificial_bid(c: Ctx):
+    """Their last bid was artificial: double it with a strong holding in that suit (asks
+    for the lead), otherwise pass (standard practice)."""
+    s = _their_artificial_bid(c)
+    if s is None:
+        return None
+    f = c.f
+    if f.lengths[s] >= 5 and f.top3[s] >= 2 or f.lengths[s] >= 4 and f.top3[s] == 3:
+        return DOUBLE, f"{f.lengths[s]} {SUIT_NAMES[s]} with top honours: lead-directing double of their artificial {c.last_bid}"
+    return PASS, f"their {c.last_bid} is artificial and I hold nothing to show"
+
+
+@rule(OV)
+def penalty_double_of_1nt(c: Ctx):
+    if c.last_bid is not None and c.last_bid is c.opening and NAMES[c.last_bid.id] == "1NT" and c.f.hcp >= 15:
+        return DOUBLE, "15+ HCP: penalty double of 1NT (SAYC)"
+
+
+@rule(OV)
+def overcall_over_1nt(c: Ctx):
+    if c.last_bid is None or c.last_bid is not c.opening or NAMES[c.last_bid.id] != "1NT":
+        return None
+    for s in (3, 2, 1, 0):
+        if c.f.lengths[s] >= 6 and c.f.good_suit(s) and c.f.hcp >= 8 or c.f.lengths[s] >= 5 and c.f.top3[s] >= 2 and c.f.hcp >= 11:
+            return bid(2, s), f"good {c.f.lengths[s]}-card {SUIT_NAMES[s]}: natural overcall of 1NT"
+    return PASS, "no safe action over 1NT"
+
+
+@rule(OV)
+def notrump_overcall(c: Ctx):
+    f = c.f
+    if not f.balanced or not c.their_suits or len(c.their_suits) > 1 or ST[c.last_bid.id] == NT:
+        return None
+    s = next(iter(c.their_suits))
+    if not f.stoppers[s]:
+        return None
+    lv = LV[c.last_bid.id]
+    if _balancing(c) and lv == 1 and 11 <= f.hcp <= 14:
+        return bid(1, NT), "11-14 HCP, balanced, a stopper: balancing 1NT"
+    if not _balancing(c) and 15 <= f.hcp <= 18 and lv <= 2:
+        return bid(lv, NT), f"15-18 HCP, balanced, a stopper in {SUIT_NAMES[s]} (SAYC {lv}NT overcall)"
+
+
+def _short_in_theirs(c: Ctx) -> bool:
+    return all(c.f.lengths[s] <= 2 for s in c.their_suits)
+
+
+@rule(OV)
+def three_nt_over_preempt(c: Ctx):
+    t = _their_last_suit(c)
+    if t is None or LV[c.last_bid.id] != 3:
+        return None
+    if 16 <= c.f.hcp <= 21 and c.f.stoppers[t] and c.f.shortest() >= 2:
+        return bid(3, NT), "16+ HCP with a stopper: 3NT over their preempt"
+
+
+@rule(OV)
+def strong_takeout_double(c: Ctx):
+    t = _their_last_suit(c)
+    if t is None or LV[c.last_bid.id] > 4:
+        return None
+    f = c.f
+    if f.hcp >= 19 or (f.hcp >= 17 and max(f.lengths) >= 5 and f.lengths[t] <= 3):
+        return DOUBLE, f"{f.hcp} HCP, too strong to overcall: double first (SAYC)"
+
+
+def _single_one_level_suit(c: Ctx) -> int | None:
+    """Their one suit, when they opened it at the 1 level and we are not balancing:
+    the setting of the two-suited overcalls (Michaels, unusual 2NT)."""
+    if _balancing(c) or c.last_bid is None or LV[c.last_bid.id] != 1 or len(c.their_suits) != 1:
+        return None
+    return _their_last_suit(c)
+
+
+@rule(OV)
+def michaels_cue_bid(c: Ctx):
+    t = _single_one_level_suit(c)
+    if t is None:
+        return None
+    f = c.f
+    if not 8 <= f.hcp <= 13:
+        return None
+    if t < 2 and f.lengths[2] >= 5 and f.lengths[3] >= 5:
+        return bid(2, t), "5-5 in the majors: Michaels cue bid"
+    if t >= 2 and f.lengths[5 - t] >= 5 and max(f.lengths[0], f.lengths[1]) >= 5:
+        return bid(2, t), f"five {SUIT_NAMES[5 - t]} and a five-card minor: Michaels cue bid"
+
+
+@rule(OV)
+def unusual_2nt(c: Ctx):
+    t = _single_one_level_suit(c)
+    if t is None:
+        return None
+    f = c.f
+    low = [s for s in range(4) if s != t][:2]
+    if 6 <= f.hcp <= 12 and all(f.lengths[s] >= 5 for s in low):
+        return bid(2, NT), f"5-5 in {SUIT_NAMES[low[0]]} and {SUIT_NAMES[low[1]]}: unusual 2NT"
+
+
+@rule(OV)
+def weak_jump_overcall(c: Ctx):
+    if _balancing(c) or c.last_bid is None or LV[c.last_bid.id] > 2:
+        return None
+    f = c.f
+    if not 5 <= f.hcp <= 10:
+        return None
+    for s in (3, 2, 1, 0):
+        if s in c.their_suits or not f.good_suit(s):
+            continue
+        lv = c.cheapest_level(s) + 1
+        if f.lengths[s] >= 6 and lv == 2 or f.lengths[s] >= 7 and lv == 3:
+            return bid(lv, s), f"5-10 HCP, good {f.lengths[s]}-card {SUIT_NAMES[s]}: weak jump overcall (SAYC)"
+
+
+@rule(OV)
+def takeout_double(c: Ctx):
+    t = _their_last_suit(c)
+    if t is None or LV[c.last_bid.id] > 3:
+        return None
+    f = c.f
+    # balance lightly only when their opening would be passed out
+    light = _balancing(c) and len([x for x in c.calls if x.id]) == 1
+    need = 9 if light else (13 if LV[c.last_bid.id] >= 3 else 12)  # balancing: a king lighter
+    if f.hcp < need or not _short_in_theirs(c):
+        return None
+    unbid = _unbid(c)
+    long_suits = [s for s in unbid if f.lengths[s] >= 5]
+    if f.hcp < 17 and long_suits and not any(f.lengths[s] >= 4 for s in unbid if s in MAJORS and s not in long_suits):
+        return None  # a five-card suit and no other four-card major: overcall instead
+    short_unbid = [s for s in unbid if f.lengths[s] < 3]
+    if not short_unbid or (f.hcp >= 15 and len(short_unbid) == 1 and short_unbid[0] < 2):
+        return DOUBLE, f"{f.hcp} HCP, short in their suit, support for the unbid suits: takeout double (SAYC)"
+
+
+@rule(OV)
+def simple_overcall(c: Ctx):
+    if c.last_bid is None or c.last_bidder not in (1, 3):
+        return None
+    f = c.f
+    bal = _balancing(c)
+    best = None
+    for s in (3, 2, 1, 0):
+        if s in c.their_suits or f.lengths[s] < 5:
+            continue
+        lv = c.cheapest_level(s)
+        if lv == 1:
+            # in the pass-out seat a king lighter (SAYC practice: balance with 3 HCP less)
+            ok = (5 if bal else 8) <= f.hcp <= 16 and (f.top5[s] >= 2 or f.hcp >= 11)
+        elif lv == 2:
+            ok = (7 if bal else 10) + (1 if c.we_vul else 0) <= f.hcp <= 16 and f.top5[s] >= 2
+        elif lv == 3:
+            ok = 13 <= f.hcp <= 17 and f.lengths[s] >= 6 and f.good_suit(s)
+        else:
+            ok = False
+        if ok and (best is None or f.lengths[s] > f.lengths[best]):
+            best = s
+    if best is None:
+        return None
+    lv = c.cheapest_level(best)
+    return bid(lv, best), f"{f.hcp} HCP, {f.lengths[best]}-card {SUIT_NAMES[best]}: overcall (SAYC)"
+
+
+@rule(OV)
+def pass_no_overcall(c: Ctx):
+    return PASS, "no sound overcall or double"
+

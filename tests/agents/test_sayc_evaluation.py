@@ -1,0 +1,131 @@
+"""Judgement helpers (issue 27): textbook examples and properties checked by independent counts."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bidlab.agents.sayc.evaluation import (
+    declarer_points,
+    dummy_points,
+    losing_trick_count,
+    ltc_raise_level,
+    ltc_tricks,
+    may_compete,
+    penalty_double_sound,
+    preempt_tricks_needed,
+    preempt_undertricks,
+    sacrifice_pays,
+    suit_good_enough,
+    suit_losers,
+    suit_quality,
+    total_tricks_level,
+)
+from bidlab.agents.sayc.hand import features
+from bidlab.cards import Deal, Hand
+
+_RANKS = "23456789TJQKA"
+
+
+def suit(text: str) -> int:
+    """'AK32' -> the 13-bit mask (2 = bit 0, A = bit 12)."""
+    return sum(1 << _RANKS.index(ch) for ch in text)
+
+
+@pytest.mark.parametrize("holding, losers", [
+    ("", 0), ("A", 0), ("K", 1), ("2", 1), ("AK", 0), ("A2", 1), ("K2", 1), ("Q2", 2), ("32", 2),
+    ("AKQ", 0), ("AK2", 1), ("AQ2", 1), ("KQ2", 1), ("A32", 2), ("K32", 2), ("Q32", 2), ("432", 3),
+    ("AKQJ2", 0), ("QJT98", 2), ("AK5432", 1),
+])
+def test_suit_losers_klinger_table(holding, losers):
+    # Klinger, The Modern Losing Trick Count: the top three cards only.
+    assert suit_losers(suit(holding)) == losers
+
+
+def test_losing_trick_count_textbook_hands():
+    # A minimum opening 5-3-3-2 with two aces and a king: seven losers, Klinger's norm.
+    assert features(Hand.parse("AK843.A52.Q73.84")).losing_tricks == 7
+    # A limit raise: 8 losers with four trumps and a singleton.
+    assert features(Hand.parse("K5.QJ92.A763.843")).losing_tricks == 8
+    # Opener 7 + responder 8 losers: 24 - 15 = 9 tricks, the three level (a limit raise).
+    assert ltc_tricks(8) == 9 and ltc_raise_level(8) == 3
+    assert ltc_raise_level(7, 7) == 4 and ltc_raise_level(12, 12) == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_losing_tricks_agree_with_a_recount_from_the_pbn_text(seed):
+    for hand in Deal.random(seed).hands:
+        count = 0
+        for holding in hand.to_pbn().split("."):  # PBN lists each suit high card first
+            count += sum(1 for ch in "AKQ"[: min(3, len(holding))] if ch not in holding[:3])
+        f = features(hand)
+        assert f.losing_tricks == count == losing_trick_count(f.suit_masks)
+        assert 0 <= count <= 12
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, (1 << 13) - 1), st.sampled_from([12, 11, 10]))
+def test_a_higher_honour_never_adds_a_loser(mask, honour):
+    if mask & (1 << honour) or mask == 0:
+        return
+    low = mask & -mask  # swap the lowest card for the missing honour: same length
+    assert suit_losers(mask - low + (1 << honour)) <= suit_losers(mask)
+
+
+@pytest.mark.parametrize("holding, quality, level, good", [
+    ("AQ852", 7, 1, True),       # a sound one-level overcall
+    ("AQ852", 7, 2, False),      # not good enough at the two level (needs 8)
+    ("KQJ852", 9, 3, True),      # a three-level preempt in a six-card suit with three honours
+    ("Q98432", 7, 3, False),
+    ("KQJT98", 10, 4, True),
+])
+def test_suit_quality_test(holding, quality, level, good):
+    assert suit_quality(suit(holding)) == quality
+    assert suit_good_enough(suit(holding), level) is good
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, (1 << 13) - 1))
+def test_suit_quality_is_length_plus_honours(mask):
+    n = mask.bit_count()
+    assert n <= suit_quality(mask) <= n + min(5, n)
+
+
+def test_law_of_total_tricks():
+    # Cohen: eight trumps, the two level; nine, three; ten, four.
+    assert [total_tricks_level(n) for n in (7, 8, 9, 10, 11)] == [1, 2, 3, 4, 5]
+    assert may_compete(9, 3) and not may_compete(8, 3)
+
+
+def test_rule_of_2_3_4():
+    assert preempt_undertricks(True, False) == 2
+    assert preempt_undertricks(False, False) == preempt_undertricks(True, True) == 3
+    assert preempt_undertricks(False, True) == 4
+    # A three-level preempt not vulnerable against vulnerable needs only five playing tricks.
+    assert preempt_tricks_needed(3, False, True) == 5 and preempt_tricks_needed(3, True, False) == 7
+
+
+def test_sacrifice_pays_by_the_score_table():
+    # 4S doubled down two not vulnerable (-300) against their vulnerable 4H (+620): pays.
+    assert sacrifice_pays(4, 8, False, 4, 2, 10, True)
+    # Vulnerable, down three doubled (-800) against their non-vulnerable 4H (+420): it does not.
+    assert not sacrifice_pays(4, 7, True, 4, 2, 10, False)
+    # Their contract fails anyway: bidding on only loses.
+    assert not sacrifice_pays(5, 10, False, 4, 2, 9, True)
+
+
+def test_penalty_double_needs_the_setting_tricks():
+    assert penalty_double_sound(4, 4) and not penalty_double_sound(3, 4)
+    assert not penalty_double_sound(6, 2, into_game=True) and penalty_double_sound(7, 2, into_game=True)
+
+
+def test_points_once_a_fit_is_found():
+    lengths = (3, 4, 1, 5)  # C D H S
+    # Dummy in spades with five trumps: singleton 3; in clubs (three trumps): singleton 2.
+    assert dummy_points(10, lengths, 3) == 13 and dummy_points(10, lengths, 0) == 12
+    assert dummy_points(10, lengths, 2) == 10  # one heart: no ruffing value
+    # Declarer in spades: one for the fifth trump; with six, 1 + 2.
+    assert declarer_points(12, lengths, 3) == 13
+    assert declarer_points(12, (2, 4, 1, 6), 3) == 15
