@@ -90,6 +90,7 @@ class AgentCatalog:
     def models(self) -> list[ModelFile]:
         """Model files in the model folders, by name (the first folder wins a clash)."""
         found: dict[str, ModelFile] = {}
+        shipped = shipped_models_dir().resolve()
         for root in self.model_dirs:
             if not root.is_dir():
                 continue
@@ -97,6 +98,8 @@ class AgentCatalog:
                 rp = p.resolve()
                 if rp.is_file() and rp.is_relative_to(root):
                     name = p.relative_to(root).as_posix().removesuffix(MODEL_SUFFIX)
+                    if root == shipped and name.startswith("history/"):
+                        continue  # earlier generations (nn:rl@8750) are for ratings, not the seat chooser
                     found.setdefault(name, ModelFile(name, rp))
         return list(found.values())
 
