@@ -212,6 +212,23 @@ def _anchor_settings(anchor: str | None, weight: float) -> dict:
     return {"anchor": anchor, "anchor_weight": weight}
 
 
+def _partner_settings(partner: str | None, share: float) -> dict:
+    """``--partner``/``--partner-share`` as config fields, the partner's spec checked first."""
+    if not 0 <= share <= 1:
+        raise OptionError(f"--partner-share must be in [0, 1], got {share}")
+    if partner is None:
+        if share > 0:
+            raise OptionError("--partner-share needs --partner (e.g. --partner sayc)")
+        return {}
+    from bidlab.agents.specs import check_agent_spec
+
+    try:
+        partner = check_agent_spec(partner)
+    except BidlabError as e:
+        raise OptionError(f"--partner: {e}") from None
+    return {"partner": partner, "partner_share": share if share > 0 else 0.25}
+
+
 def _league_config(fixed: str, self_share: float, snapshot_every: int, add: list[str]):
     """The ``--league-*`` options as a :class:`LeagueConfig`, every member checked first."""
     from bidlab.learn.a2c import RLTrainingError
@@ -359,6 +376,9 @@ def train_rl_cmd(
     anchor: str = typer.Option(None, "--anchor", help="Anchor policy (nn spec, e.g. nn:sl): adds lambda * KL(pi || "
                                "anchor) per decision (piKL, Jacob et al. 2022), to keep the policy readable."),
     anchor_weight: float = typer.Option(0.0, "--anchor-weight", help="lambda of --anchor (>= 0)."),
+    partner: str = typer.Option(None, "--partner", help="Ad-hoc teamwork: in a share of self-play batches one "
+                                "team is the learner with this agent as partner (e.g. sayc); its calls are not learned."),
+    partner_share: float = typer.Option(0.0, "--partner-share", help="With --partner: share of self-play batches."),
     eval_against: str = typer.Option("sl", "--eval-against", help="Agent of the periodic validation match: sl "
                                      "(the shipped SL model) or any agent spec (sayc, nn:rl@80000 ...)."),
     checkpoint_seconds: float = typer.Option(60.0, "--checkpoint-seconds", help="Also checkpoint when this many "
@@ -414,7 +434,8 @@ def train_rl_cmd(
                  ("replay_ratio", replay_ratio), ("checkpoint_every", checkpoint_every)):
         if v is not None:
             kw[k] = v
-    kw.update(checkpoint_seconds=checkpoint_seconds, **_anchor_settings(anchor, anchor_weight))
+    kw.update(checkpoint_seconds=checkpoint_seconds, **_anchor_settings(anchor, anchor_weight),
+              **_partner_settings(partner, partner_share))
     if league:
         kw["league"] = _league_config(league_fixed, league_self, league_snapshot_every, league_add)
     try:

@@ -202,3 +202,25 @@ def test_train_exploit_trains_against_its_target_and_reports_test_imps(tmp_path)
     bad = subprocess.run(CLI + ["train", "exploit", "--target", "nn:nowhere", "--updates", "3", "--out",
                                 str(tmp_path / "x")], capture_output=True, text=True)
     assert bad.returncode != 0 and "Traceback" not in bad.stderr and not (tmp_path / "x").exists()
+
+
+def test_with_a_partner_the_partners_seat_never_becomes_a_transition():
+    """Ad-hoc teamwork (issue #29): in a partnered batch one team is the learner + sayc (NS at
+    table 0, EW at table 1); the learner's calls at the other three seats are all learned,
+    the partner's never."""
+    actor = SelfPlayActor(A2CConfig.tiny(boards_per_batch=16, partner="sayc", partner_share=1.0), seed=4)
+    for _ in range(4):
+        out = actor.play()
+        assert out["opponent"] == "partner:sayc"
+        table = (out["row"] >= 16).astype(int)
+        seats0 = set(out["seat"][table == 0].astype(int))
+        seats1 = set(out["seat"][table == 1].astype(int))
+        assert len(seats0) == 3 and len(seats1) == 3
+        (gone0,), (gone1,) = {0, 1, 2, 3} - seats0, {0, 1, 2, 3} - seats1
+        assert gone0 % 2 == 0 and gone1 % 2 == 1 and gone1 == gone0 + 1  # N then E, or S then W
+        # team 0 (learner + sayc) scores +IMPs, the learner's pair -IMPs
+        team = (out["seat"].astype(int) + table) % 2
+        np.testing.assert_allclose(out["reward"], np.where(team == 0, 1, -1) * out["imps"][out["row"] % 16] / 24,
+                                   rtol=1e-6)
+    with pytest.raises(RLTrainingError, match="needs --partner"):
+        A2CConfig.tiny(partner_share=0.5)

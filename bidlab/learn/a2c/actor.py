@@ -63,7 +63,14 @@ class SelfPlayActor:
     at the other seats, and only the learner's own decisions become transitions (a frozen
     opponent's calls were not made by the policy being trained, so they have no place in its
     replay). The reward is the same duplicate reward: the learner's team is team 0 at both
-    tables."""
+    tables.
+
+    With a partner (``cfg.partner``, issue #29's ad-hoc teamwork), a share of the self-play
+    batches seats one team as the learner and that agent (``sayc``): North-South at table 0
+    and East-West at table 1, the learner at North/East or South/West by the dice, the
+    learner at the other three seats; every call of the learner is a transition, the
+    partner's are not. So the policy learns to partner a player of the partner's system, and
+    to play against such a pair."""
 
     def __init__(self, cfg: A2CConfig, seed: int, split: str = "train", search_hook: SearchHook | None = None):
         from bidlab.dd import shipped_store
@@ -87,6 +94,7 @@ class SelfPlayActor:
         self.league_version = -1
         self.opponents: dict[str, AgentBase] = {}
         self.shares: dict[str, float] = {}
+        self.partner = None if not cfg.partner else make_agent(cfg.partner, int(seed) + 1)
 
     def set_weights(self, version: int, policy: dict, value: dict) -> None:
         """Load the learner's weights (tensors or numpy arrays) tagged with ``version``."""
@@ -151,7 +159,17 @@ class SelfPlayActor:
         keys = ("row", "length", "obs", "seat", "code", "call", "logp", "v") + (("anchor",) if self.anchor is not None else ())
         parts: dict[str, list[np.ndarray]] = {k: [] for k in keys}
 
-        if opponent == SELF:
+        partnered = (opponent == SELF and self.partner is not None and self.cfg.partner_share > 0
+                     and self.league_rng.random() < self.cfg.partner_share)
+        if partnered:
+            # team 0 = learner + partner (NS at table 0, EW at table 1), team 1 = the learner twice
+            policies = [pol, self.partner]
+            seat_policy = np.zeros((2 * n, 4), np.int64)
+            low = int(self.league_rng.integers(2))  # the partner at N/E (0) or at S/W (1)
+            seat_policy[:n, 2 * low] = 1      # N or S at table 0
+            seat_policy[n:, 1 + 2 * low] = 1  # E or W at table 1
+            opponent = f"partner:{self.cfg.partner}"
+        elif opponent == SELF:
             policies, seat_policy = [pol], np.zeros(4, np.int64)
         else:
             policies = [pol, self.opponents[opponent]]

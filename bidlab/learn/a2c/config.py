@@ -98,6 +98,8 @@ class A2CConfig:
     league: LeagueConfig | None = None  # None: plain self-play (all four seats the learner)
     anchor: str | None = None        # piKL anchor policy (an nn spec, e.g. nn:sl): lambda * KL(pi || anchor)
     anchor_weight: float = 0.0       # lambda (issue #29)
+    partner: str | None = None       # ad-hoc teamwork (issue #29): a share of boards with this agent as partner
+    partner_share: float = 0.0       # share of self-play batches in which one team is learner + partner
 
     @classmethod
     def cpu(cls, **kw) -> A2CConfig:
@@ -123,6 +125,10 @@ class A2CConfig:
             raise RLTrainingError(f"--anchor-weight must be >= 0, got {self.anchor_weight}")
         if self.anchor_weight > 0 and not self.anchor:
             raise RLTrainingError("--anchor-weight needs --anchor (e.g. --anchor nn:sl)")
+        if not 0 <= self.partner_share <= 1:
+            raise RLTrainingError(f"--partner-share must be in [0, 1], got {self.partner_share}")
+        if self.partner_share > 0 and not self.partner:
+            raise RLTrainingError("--partner-share needs --partner (e.g. --partner sayc)")
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -143,7 +149,7 @@ class A2CConfig:
         # the seed only picks the games, so replicates may fine-tune one checkpoint with other seeds;
         # a plain run may go on as a league run (the league's own settings are checked on resume)
         for k in ("eval_every", "eval_boards", "checkpoint_every", "checkpoint_seconds", "actors", "replay_ratio",
-                  "seed", "league", "anchor", "anchor_weight"):
+                  "seed", "league", "anchor", "anchor_weight", "partner", "partner_share"):
             d.pop(k, None)
         return d
 
