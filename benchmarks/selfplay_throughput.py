@@ -13,8 +13,13 @@ when generated outruns learned / ratio), the wall-clock rates generated/s and le
 replay ratio learned / generated, and the rates per CPU-second of the actor thread and of the
 learner thread (``time.thread_time``): those do not depend on other jobs sharing the machine.
 
+With ``--league`` the full loop also runs as league self-play (issue #26: half the batches
+against a pool of sayc, nn:sl and a snapshot of the start, only the learner's calls stored)
+beside plain self-play, at the same settings, and prints the league's rates as ratios against
+plain self-play measured in the same process.
+
     python benchmarks/selfplay_throughput.py [--seconds 20] [--presets cpu,paper] [--loop-seconds 60]
-        [--replay-ratios none,0.5] [--batch-size 512] [--threads 1]
+        [--replay-ratios none,0.5] [--batch-size 512] [--threads 1] [--league]
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from bidlab.learn.a2c import (
     make_config,
     train_rl,
 )
+from bidlab.learn.a2c.config import LeagueConfig
 from bidlab.learn.replay import ReplayBuffer
 from bidlab.nets import build
 
@@ -93,6 +99,8 @@ def main() -> None:
     ap.add_argument("--replay-ratios", default="none",
                     help="comma-separated --replay-ratio values for the full loop; none = actors run free")
     ap.add_argument("--batch-size", type=int, default=None, help="learner batch size of the full loop (default: preset)")
+    ap.add_argument("--league", action="store_true", help="also run the full loop as league self-play")
+    ap.add_argument("--loop-only", action="store_true", help="skip the actor and learner measurements")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s) per worker")
@@ -100,6 +108,11 @@ def main() -> None:
         cfg = make_config(name)
         init_spec = "nn:sl" if name == "cpu" else None  # the paper's 4 x 2048 policy: random weights
         tables = 2 * cfg.boards_per_batch
+        if name == "cpu" and args.loop_only:
+            for ratio in args.replay_ratios.split(","):
+                compare_loops(name, init_spec, args.loop_seconds, None if ratio == "none" else float(ratio),
+                              args.batch_size, args.league)
+            continue
         base = env_baseline(tables, args.seconds / 2)
         gen, env_share = actor_rate(cfg, init_spec, args.seconds)
         learn = learner_rate(cfg, init_spec, args.seconds)
@@ -110,20 +123,36 @@ def main() -> None:
               f"({learn / base:.2f}x baseline); learned/generated capacity ratio {learn / gen:.2f}")
         if name == "cpu" and args.loop_seconds > 0:
             for ratio in args.replay_ratios.split(","):
-                full_loop(name, init_spec, args.loop_seconds, None if ratio == "none" else float(ratio),
-                          args.batch_size)
+                compare_loops(name, init_spec, args.loop_seconds, None if ratio == "none" else float(ratio),
+                              args.batch_size, args.league)
 
 
-def full_loop(name: str, init_spec, seconds: float, ratio: float | None, batch_size: int | None) -> None:
+def compare_loops(name: str, init_spec, seconds: float, ratio: float | None, batch_size: int | None,
+                  league: bool) -> None:
+    """The full loop as plain self-play, then (``league``) as league self-play: rates and ratios."""
+    plain = full_loop(name, init_spec, seconds, ratio, batch_size)
+    if league:
+        pool = full_loop(name, init_spec, seconds, ratio, batch_size, league=True)
+        print(f"[{name}] league / plain self-play: generated {pool[0] / plain[0]:.2f}x, learned "
+              f"{pool[1] / plain[1]:.2f}x (wall clock); per actor CPU-second {pool[2] / plain[2]:.2f}x, "
+              f"per learner CPU-second {pool[3] / plain[3]:.2f}x")
+
+
+def full_loop(name: str, init_spec, seconds: float, ratio: float | None, batch_size: int | None,
+              league: bool = False) -> tuple[float, float, float, float]:
+    """One run of the full loop; returns (generated/s, learned/s, generated per actor CPU-s,
+    learned per learner CPU-s)."""
     kw = {} if batch_size is None else {"batch_size": batch_size}
+    if league:
+        kw["league"] = LeagueConfig(fixed=("sayc", "nn:sl"), self_share=0.5, snapshot_every=10**9)
     with tempfile.TemporaryDirectory() as tmp:
-        loop_cfg = make_config(name, eval_every=10**9, checkpoint_every=10**9, burn_in=5000,
-                               replay_ratio=ratio, **kw)
+        loop_cfg = make_config(name, eval_every=10**9, checkpoint_every=10**9, checkpoint_seconds=10**9,
+                               burn_in=5000, replay_ratio=ratio, **kw)
         st = train_rl(tmp, loop_cfg, init=init_spec, minutes=seconds / 60)
     run = st["this_run"]
     g, lr = run["generated"] / st["seconds"], run["learned"] / st["seconds"]
     actor_cpu, learner_cpu = run["actor_cpu_seconds"], run["learner_cpu_seconds"]
-    label = "free" if ratio is None else f"--replay-ratio {ratio:g}"
+    label = ("free" if ratio is None else f"--replay-ratio {ratio:g}") + (", league" if league else "")
     after = max(run["generated"] - loop_cfg.burn_in, 1)
     print(f"[{name}] full loop ({label}, batch {loop_cfg.batch_size}), {st['seconds']:.0f} s: "
           f"{g:,.0f} generated/s, {lr:,.0f} learned/s, replay ratio {run['learned'] / max(run['generated'], 1):.2f} "
@@ -139,6 +168,7 @@ def full_loop(name: str, init_spec, seconds: float, ratio: float | None, batch_s
     gen_q = gen_cpu if ratio is None else learned_q / ratio
     print(f"[{name}]   one free core per thread at these CPU rates: {gen_q:,.0f} generated/s, "
           f"{learned_q:,.0f} learned/s, replay ratio {learned_q / gen_q:.2f}")
+    return g, lr, gen_cpu, learn_cpu
 
 if __name__ == "__main__":
     main()
