@@ -255,10 +255,11 @@ def _check_eval_against(spec: str) -> None:
 
 
 def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_address, device, search=None,
-                  keep_policies=False, league_add=(), opponent="sl"):
+                  keep_policies=False, league_add=(), opponent="sl", net=None, distill_steps=2000):
     """``train_rl`` under a progress bar whose line shows the validation result, throughput and,
     in a league, the learner's running IMPs against each pool member; returns the final state."""
     from bidlab.learn.a2c import train_rl
+    from bidlab.learn.a2c.distill import DistillConfig
 
     vs = "SL" if opponent == "sl" else opponent
     with progress_display(console) as display:
@@ -267,6 +268,10 @@ def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_addres
         shown = {"evals": 0, "done": None}
 
         def show(ev: dict) -> None:
+            if "distill_step" in ev:  # --net: the new shape learns the start policy first
+                task.note(f"distilling into --net: step {ev['distill_step']}/{ev['distill_steps']}, "
+                          f"cross-entropy {ev['distill_loss']:.4f}")
+                return
             evals = ev["evals"]
             if len(evals) > shown["evals"]:
                 shown["evals"] = len(evals)
@@ -301,7 +306,12 @@ def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_addres
 
         state = train_rl(out, cfg, init=init, minutes=minutes, updates=updates, backend=backend,
                          ray_address=ray_address, device=device, progress=show, search=search,
-                         keep_policies=keep_policies, league_add=league_add, opponent=opponent)
+                         keep_policies=keep_policies, league_add=league_add, opponent=opponent, net=net,
+                         distill_cfg=DistillConfig(steps=distill_steps))
+    if state.get("distilled") and state.get("resumed", 0) == 0:
+        d = state["distilled"]
+        console.print(f"distilled into {net.layers}x{net.hidden}: held-out KL {d['kl']:.4f} nats/decision, "
+                      f"same top call {d['agreement']:.1%} of {d['positions']} positions", highlight=False)
     b = state["best"]
     console.print(f"{state['updates']} updates, {state['generated']} transitions generated, {state['learned']} learned; "
                   f"best on validation {b['imps']:+.3f} ± {b['se']:.3f} IMPs/board at update {b['update']}: "
@@ -385,6 +395,9 @@ def train_rl_cmd(
                                              "seconds have passed since the last checkpoint (a kill loses at most that)."),
     checkpoint_every: int = typer.Option(None, "--checkpoint-every", min=1,
                                          help="Updates between checkpoints; default from the preset."),
+    net: str = typer.Option(None, "--net", help="Policy shape LAYERSxWIDTH (e.g. 4x1024): a new run starts from "
+                            "--init distilled into it (KL on its self-play positions), so no progress is lost."),
+    distill_steps: int = typer.Option(2000, "--distill-steps", min=1, help="With --net: distillation steps (batch 1024)."),
 ) -> None:
     """A2C self-play with prioritized replay and a hidden-information value net (Qiu et al. Sec. IV),
     from the SL policy. Rerun the same command to resume after a kill. --jps RATIO adds online
@@ -452,9 +465,18 @@ def train_rl_cmd(
 
         _say_resuming(out, load_state(out))
     _check_eval_against(eval_against)
+    shape = None
+    if net is not None:
+        from bidlab.learn.a2c import RLTrainingError
+        from bidlab.learn.a2c.distill import parse_net
+
+        try:
+            shape = parse_net(net, cfg.policy if init == "none" else initial_policy(init, cfg)[1].policy)
+        except RLTrainingError as e:
+            raise OptionError(str(e)) from None
     _run_training(out, cfg, init=None if init == "none" else init, minutes=minutes, updates=updates, backend=backend,
                   ray_address=ray_address, device=device, search=search, keep_policies=keep_policies,
-                  league_add=league_add, opponent=eval_against)
+                  league_add=league_add, opponent=eval_against, net=shape, distill_steps=distill_steps)
 
 
 @train_app.command("exploit")

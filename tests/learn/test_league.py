@@ -224,3 +224,27 @@ def test_with_a_partner_the_partners_seat_never_becomes_a_transition():
                                    rtol=1e-6)
     with pytest.raises(RLTrainingError, match="needs --partner"):
         A2CConfig.tiny(partner_share=0.5)
+
+
+def test_a_wider_net_starts_as_a_copy_of_the_policy_by_distillation(tmp_path):
+    """--net: the new shape learns the start policy's calls before A2C goes on (issue #26)."""
+    from bidlab.learn.a2c.distill import DistillConfig, distill, parse_net
+
+    torch.manual_seed(3)
+    teacher = build(preset("policy", "tiny")).eval()
+    wide = parse_net("3x96", teacher.cfg)
+    assert (wide.layers, wide.hidden, wide.input_dim, wide.output_dim) == (3, 96, 480, 38)
+    with pytest.raises(RLTrainingError, match="LAYERSxWIDTH"):
+        parse_net("wide", teacher.cfg)
+    untrained, before = distill(teacher, wide, DistillConfig(steps=1, batch_size=64, boards_per_batch=32, holdout=512))
+    student, after = distill(teacher, wide, DistillConfig(steps=300, batch_size=256, boards_per_batch=32,
+                                                          holdout=512, lr=3e-3))
+    assert student.cfg == wide
+    assert after["kl"] < before["kl"] / 5 and after["agreement"] > 0.9, (before, after)
+    # and as a run: train_rl distils the init policy into --net, records it, and resumes in that shape
+    path = save_model(tmp_path / "teacher", teacher)
+    state = train_rl(tmp_path / "run", A2CConfig.tiny(), init=str(path), updates=3, net=wide,
+                     distill_cfg=DistillConfig(steps=50, batch_size=128, boards_per_batch=16, holdout=256))
+    assert state["distilled"]["steps"] == 50 and load_model(tmp_path / "run" / "final.safetensors")[0].cfg == wide
+    state = train_rl(tmp_path / "run", A2CConfig.tiny(), init=str(path), updates=5, net=wide)
+    assert state["resumed"] == 1 and state["updates"] == 5

@@ -14,6 +14,7 @@ import torch
 from bidlab.learn.a2c.backends import LocalBackend, RayBackend
 from bidlab.learn.a2c.checkpoint import load_checkpoint, save_checkpoint
 from bidlab.learn.a2c.config import A2CConfig, RLTrainingError
+from bidlab.learn.a2c.distill import DistillConfig, distill
 from bidlab.learn.a2c.evaluation import evaluate_against, evaluation_opponent, validation_deals
 from bidlab.learn.a2c.league import League, check_member_spec
 from bidlab.learn.a2c.learner import Learner
@@ -21,7 +22,7 @@ from bidlab.learn.a2c.limiter import ReplayRatioLimiter
 from bidlab.learn.a2c.targets import SearchTraining, TargetQueue, add_search_targets
 from bidlab.learn.a2c.transitions import insert_priorities, replay_columns
 from bidlab.learn.replay import ReplayBuffer
-from bidlab.nets import build, load_model, save_model
+from bidlab.nets import NetConfig, build, load_model, save_model
 
 
 def initial_policy(init: str | None, cfg: A2CConfig) -> tuple[torch.nn.Module, A2CConfig]:
@@ -41,7 +42,8 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
              updates: int | None = None, backend: str = "local", ray_address: str | None = None,
              device: str = "cpu", opponent: str = "sl",
              progress: Callable[[dict], None] | None = None, search: SearchTraining | None = None,
-             keep_policies: bool = False, league_add: Sequence[str] = ()) -> dict:
+             keep_policies: bool = False, league_add: Sequence[str] = (), net: NetConfig | None = None,
+             distill_cfg: DistillConfig | None = None) -> dict:
     """Train (or resume, if ``out`` holds a checkpoint) until ``minutes`` of training time
     (counted across resumptions) or ``updates`` learner updates; returns the final state.
     ``search``: search targets trained by NLL next to A2C (online JPS); a run without search
@@ -55,7 +57,11 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
 
     A checkpoint is written every ``checkpoint_every`` updates and whenever
     ``checkpoint_seconds`` have passed since the last one, so a kill loses at most that much;
-    ``state["resumed_from"]`` says where a resumed run picked up."""
+    ``state["resumed_from"]`` says where a resumed run picked up.
+
+    ``net``: another policy shape (``--net 4x1024``); a new run starts from the ``init``
+    policy distilled into it (:mod:`bidlab.learn.a2c.distill`, ``distill_cfg``), so no
+    progress is lost; ``state["distilled"]`` keeps the held-out KL and agreement."""
     from torch.utils.tensorboard import SummaryWriter
 
     if minutes is None and updates is None:
@@ -66,10 +72,22 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(cfg.seed)
     policy, cfg = initial_policy(init, cfg)
+    distilled = None
+    if net is not None and net != cfg.policy:
+        if (out / "checkpoint.safetensors").exists():
+            policy = build(net)  # its weights come from the checkpoint
+        else:
+            dc = distill_cfg or DistillConfig()
+            report = None if progress is None else (
+                lambda k, loss: progress({"distill_step": k, "distill_steps": dc.steps, "distill_loss": loss}))
+            policy, distilled = distill(policy.eval(), net, dc, seed=cfg.seed, progress=report)
+        cfg = replace(cfg, policy=net)
     value = build(cfg.value)
     learner = Learner(cfg, policy, value, device)
     state = {"config": cfg.to_json(), "init": init, "updates": 0, "generated": 0, "learned": 0,
              "seconds": 0.0, "evals": [], "best": None, "resumed": 0}
+    if distilled is not None:
+        state["distilled"] = distilled
     wanted = None if search is None else search.describe()
     if (out / "checkpoint.safetensors").exists():
         old = load_checkpoint(out, learner)
