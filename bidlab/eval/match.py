@@ -412,7 +412,7 @@ def summarize(records: list[dict], agent_a: str, agent_b: str) -> MatchSummary:
         imps_per_board=imps_a.mean,
         standard_error=imps_a.se,
         a_vs_par=a_vs_par.mean,
-        b_vs_par=-a_vs_par.mean,
+        b_vs_par=0.0 - a_vs_par.mean,  # not -a: a mean of exactly 0 would be stored as -0.0
         a_vs_par_se=a_vs_par.se,
         table_abs_vs_par=float(np.abs(a_par).mean()),
         agent_a=agent_a,

@@ -152,3 +152,13 @@ def test_bad_match_settings(tmp_path, tiny_store):
     (tmp_path / "bad.jsonl").write_text(json.dumps({"type": "other"}) + "\n")
     with pytest.raises(MatchError, match="not a bidlab results file"):
         load_results(tmp_path / "bad.jsonl")
+
+
+def test_a_side_level_with_par_is_stored_as_zero_not_minus_zero():
+    """Issue 28: b_vs_par was -0.0 in summary.json when A was exactly level with par."""
+    import math
+
+    from bidlab.eval.match import summarize
+
+    s = summarize([{"imps_a": 0, "a_vs_par": [0, 0]}, {"imps_a": 3, "a_vs_par": [2, -2]}], "a", "b")
+    assert s.b_vs_par == 0.0 and math.copysign(1.0, s.b_vs_par) == 1.0
