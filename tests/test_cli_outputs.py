@@ -239,3 +239,13 @@ def test_a_spades_tournament_rerun_says_how_many_games_were_played(tmp_path, cap
     with pytest.raises(SystemExit):
         main([*argv, "--games", "4"])
     assert f"resuming {tmp_path / 't'}: 2 of 4 games already played" in " ".join(capsys.readouterr().out.split())
+
+
+def test_train_rl_live_line_says_which_update_its_validation_result_is_from(tmp_path):
+    """Issue 28: the live line showed "+0.00 ± 0.00" (the start policy against itself) until
+    the first evaluation, as if it were the current result; it now names the update measured."""
+    r = _bidlab(["train", "rl", "--init", "none", "--preset", "tiny", "--out", str(tmp_path / "run"),
+                 "--updates", "12", "--eval-every", "1000"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    live = [line for line in r.stdout.splitlines() if "IMPs vs SL" in line]
+    assert live and all(" at upd 0 " in line for line in live), live
