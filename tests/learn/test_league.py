@@ -248,3 +248,23 @@ def test_a_wider_net_starts_as_a_copy_of_the_policy_by_distillation(tmp_path):
     assert state["distilled"]["steps"] == 50 and load_model(tmp_path / "run" / "final.safetensors")[0].cfg == wide
     state = train_rl(tmp_path / "run", A2CConfig.tiny(), init=str(path), updates=5, net=wide)
     assert state["resumed"] == 1 and state["updates"] == 5
+
+
+def test_a_copied_run_finds_its_snapshots_and_one_without_them_drops_them(tmp_path):
+    """The pool names snapshots by absolute path: a run folder copied elsewhere (cp -r
+    checkpoints/league runs/x) reads them from its own league/ folder; without those files
+    (a checkpoint committed without them) they leave the pool, and the state says which."""
+    import shutil
+
+    cfg = A2CConfig.tiny(league=LeagueConfig(fixed=("sayc",), snapshot_every=10))
+    train_rl(tmp_path / "a", cfg, init=None, updates=12)
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    shutil.rmtree(tmp_path / "a")
+    state = train_rl(tmp_path / "b", cfg, init=None, updates=14)
+    assert {"snap@0", "snap@10"} <= {m["name"] for m in state["league"]["members"]}
+    assert state["league"]["dropped"] == []
+    shutil.rmtree(tmp_path / "b" / "league")
+    state = train_rl(tmp_path / "b", cfg, init=None, updates=16)
+    names = {m["name"] for m in state["league"]["members"]}
+    assert "snap@0" not in names and {"self", "sayc"} <= names
+    assert {"snap@0", "snap@10"} <= set(state["league"]["dropped"])

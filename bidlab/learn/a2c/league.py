@@ -83,6 +83,7 @@ class League:
         self.members = members
         self.run = Path(run)
         self.version = version  # bumped whenever the members change (the actors rebuild them then)
+        self.dropped: list[str] = []  # snapshots whose files were gone on resume
 
     # -- building --------------------------------------------------------------------------
 
@@ -173,7 +174,8 @@ class League:
     # -- checkpoint ----------------------------------------------------------------------------
 
     def to_json(self) -> dict:
-        return {"config": self.cfg.to_json(), "version": self.version, "members": [asdict(m) for m in self.members]}
+        return {"config": self.cfg.to_json(), "version": self.version, "members": [asdict(m) for m in self.members],
+                "dropped": list(self.dropped)}
 
     @classmethod
     def from_json(cls, d: dict, run: Path, cfg: LeagueConfig | None = None) -> League:
@@ -181,15 +183,30 @@ class League:
         fixed agents new to ``cfg`` join."""
         stored = LeagueConfig.from_json(d["config"])
         league = cls(cfg or stored, [Member(**m) for m in d["members"]], run, d.get("version", 0))
-        for m in league.members:
+        league.dropped = list(d.get("dropped", []))
+        for m in list(league.members):
             if m.kind == "snapshot":
                 path, _ = _neural_path_mode(m.spec[3:])
-                if not Path(path).with_suffix(".safetensors").is_file():
-                    raise RLTrainingError(f"league snapshot {m.name} is missing its weights at {path}")
+                if not _snapshot_file(path, run).is_file():
+                    # a run folder copied without its league/ files (a checkpoint committed to
+                    # git keeps only the learner's state): the snapshot leaves the pool, said so
+                    league.members.remove(m)
+                    league.dropped.append(m.name)
+                    league.version += 1
+                elif not Path(path).with_suffix(".safetensors").is_file():  # the run folder moved
+                    m.spec = f"nn:{_snapshot_file(path, run).with_suffix('').resolve()}" + (
+                        "" if league.cfg.snapshot_mode == "greedy" else ":sample")
         if cfg is not None:
             for spec in cfg.fixed:
                 league.add(check_member_spec(spec), "fixed", 0)
         return league
+
+
+def _snapshot_file(path: str, run: Path) -> Path:
+    """A snapshot's weights: where they were written, or in this run's ``league/`` folder (the
+    run folder may have been copied or moved since)."""
+    p = Path(path).with_suffix(".safetensors")
+    return p if p.is_file() else Path(run) / "league" / p.name
 
 
 def pfsp_weight(recent_imps: float, cfg: LeagueConfig) -> float:
