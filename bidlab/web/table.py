@@ -34,8 +34,8 @@ from bidlab.envs.state import from_prefix, views_state
 from bidlab.errors import BidlabError, IllegalCallError
 from bidlab.search.agents import SearchAgent
 from bidlab.search.bmcs import SearchResult
-from bidlab.web.alert import SaycAlert, sayc_alert
 from bidlab.web.agents import POLICY_SEARCH_KINDS, SEARCH_KINDS, AgentCatalog, AgentPool
+from bidlab.web.alert import SaycAlert, sayc_alert
 from bidlab.web.meaning import MeaningService
 from bidlab.web.play import CardPlay
 

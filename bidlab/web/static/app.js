@@ -430,7 +430,7 @@ function saycComparison(c) {
   return el("div", { class: "sayc-compare", "data-testid": "why-sayc" },
     c.departs ? el("div", { class: "departs", "data-testid": "why-departs", text: "departs from SAYC" }) : "",
     el("div", { "data-testid": "why-sayc-meaning" }, "In SAYC: ", c.meaning),
-    el("div", { "data-testid": "why-sayc-call" }, "SAYC would call ", callNode(c.sayc_call),
+    el("div", { "data-testid": "why-sayc-call", "data-call": c.sayc_call }, "SAYC would call ", callNode(c.sayc_call),
       c.sayc_reason ? `: ${c.sayc_reason}` : ""));
 }
 
