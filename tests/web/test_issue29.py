@@ -114,6 +114,16 @@ def test_the_default_partner_is_nn_partner_once_such_a_model_is_shipped(tmp_path
     shutil.copy(models_dir / "tiny.json", tmp_path / "partner.json")
     assert AgentCatalog([tmp_path]).default_partner() == "nn:partner"
 
+    from fastapi.testclient import TestClient
+
+    from bidlab.web import create_app
+
+    for folder, partner in ((models_dir, "sayc"), (tmp_path, "nn:partner")):
+        with TestClient(create_app(results_dir=tmp_path / "results", model_dirs=[folder])) as c:
+            agents = c.get("/api/agents").json()
+        assert agents["default_seats"]["N"] == partner and agents["default_seats"]["S"] == "you"
+        assert partner in agents["suggestions"]   # the seat chooser can show it
+
 
 # -- the page ----------------------------------------------------------------------------------------
 
