@@ -357,9 +357,9 @@ def result_line(contract: Contract | None, tricks: int | None, score_ns: int) ->
     return f"{contract.to_str(symbols=True)} by {contract.declarer.letter}, {made}, NS {_signed(score_ns)}"
 
 
-def room_out(room: Room) -> RoomOut:
+def room_out(room: Room, alerts: dict | None = None) -> RoomOut:
     c = room.auction.contract
-    return RoomOut(seats=seats_out(room.seats), calls=calls_out(room.auction, room.seats),
+    return RoomOut(seats=seats_out(room.seats), calls=calls_out(room.auction, room.seats, alerts),
                    contract=None if c is None else c.to_str(), declarer=None if c is None else c.declarer.letter,
                    tricks=room.tricks, score_ns=room.score_ns, line=result_line(c, room.tricks, room.score_ns))
 
@@ -398,7 +398,7 @@ def board_out(s: Session) -> BoardOut:
     result = None
     if r is not None and over:
         result = ResultOut(
-            this=room_out(r.this), other=room_out(r.other),
+            this=room_out(r.this, s.alerts()), other=room_out(r.other),
             dd={st.letter: {seat.letter: int(r.dd[seat, st]) for seat in Seat} for st in Strain},
             par_score_ns=r.par_score_ns, par_contracts=list(r.par_contracts),
             side=("NS", "EW")[r.side], imps=r.imps, played=played_out(s))
