@@ -151,7 +151,9 @@ def _deal(page, seats: dict[str, str]) -> None:
     page.fill("[data-testid=seed]", str(SEED))
     for seat, who in seats.items():
         page.select_option(f"[data-testid=seat-{seat}]", who)
+    before = page.evaluate("() => board && board.id")   # the page's last board, if any
     page.click("[data-testid=deal-button]")
+    page.wait_for_function("old => board && board.id !== old", arg=before)   # not the last board's result
 
 
 def _bid_as_south(page, board: Board, choose) -> Auction:
@@ -210,7 +212,8 @@ def test_a_person_with_a_neural_partner_sees_sayc_alerts_and_the_partners_depart
             assert "; forcing" in text    # a new suit over partner's one-level opening
         if call.id == 0:
             assert "forcing" not in text
-    assert page.locator("[data-testid^=alert-]").count() == len(south)
+    assert page.locator("#alerts .alert").count() == len(south)
+    assert "nn:sl reads them as its own training taught it" in page.inner_text("[data-testid=alerts-head]")
 
     # The partner's "Why?": the SAYC meaning of its call, SAYC's call, and the flag exactly where
     # SAYC would have called otherwise.

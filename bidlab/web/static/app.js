@@ -369,7 +369,12 @@ function renderAlerts(b) {
   // Each of your calls as SAYC reads it (what your sayc partner believes): an alert card's lines.
   const mine = b.calls.filter((c) => c.alert);
   const box = $("alerts");
-  box.replaceChildren(...(mine.length ? [el("div", { class: "small" }, el("b", { text: "Your calls in SAYC" })),
+  const you = SEATS.find((s) => b.seats[s] === "you");
+  const partner = you ? b.seats[PARTNER_OF[you]] : null;
+  const reads = !partner || partner === "you" ? "" : partner === "sayc" ? " (your sayc partner reads them so)"
+    : ` (${partner} reads them as its own training taught it, not by this card)`;
+  box.replaceChildren(...(mine.length ? [el("div", { class: "small", "data-testid": "alerts-head" },
+    el("b", { text: "Your calls in SAYC" }), reads),
     ...mine.map((c) => el("div", { class: "alert", "data-testid": `alert-${c.index}`, text: c.alert }))] : []));
   box.classList.toggle("hidden", !mine.length);
 }
