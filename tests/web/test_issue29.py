@@ -98,6 +98,15 @@ def test_a_team_fills_a_partnership_each_member_in_its_own_seat(client29):
     b = r.json()
     assert b["seats"]["E"] == "sayc" and b["seats"]["W"].startswith("nn:sl")
 
+    # A team as the people's stand-in at the other table: each member in its own seat there.
+    r = client29.post("/api/boards", json={"number": 2, "seed": 8, "stand_in": "sayc+nn:sl", "seats": {
+        "N": "you", "E": "random:2", "S": "you", "W": "random:3"}})
+    assert r.status_code == 201, r.text
+    b = r.json()
+    while not b["auction_over"]:
+        b = client29.post(f"/api/boards/{b['id']}/calls", json={"call": "Pass"}).json()
+    assert b["result"]["other"]["seats"] == {"N": "sayc", "E": "random:2", "S": "nn:sl", "W": "random:3"}
+
 
 def test_a_team_with_a_bad_member_or_a_person_is_refused_in_one_line(client):
     r = client.post("/api/boards", json={"seats": {"N": "sayc", "E": "sayc+nn:nope", "S": "you", "W": "sayc"}})

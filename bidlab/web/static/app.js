@@ -374,7 +374,7 @@ function renderAlerts(b) {
   const reads = !partner || partner === "you" ? "" : partner === "sayc" ? " (your sayc partner reads them so)"
     : ` (${partner} reads them as its own training taught it, not by this card)`;
   box.replaceChildren(...(mine.length ? [el("div", { class: "small", "data-testid": "alerts-head" },
-    el("b", { text: "Your calls in SAYC" }), reads),
+    el("b", { text: "Your calls in SAYC" }), ": what your hand has shown after each", reads),
     ...mine.map((c) => el("div", { class: "alert", "data-testid": `alert-${c.index}`, text: c.alert }))] : []));
   box.classList.toggle("hidden", !mine.length);
 }
