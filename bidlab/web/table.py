@@ -226,8 +226,6 @@ class Session:
         for s in (*req.seats, req.stand_in or ""):
             if team_members(s) is not None:   # every member is checked, not only the seated one
                 catalog.resolve(s)
-        #: What was asked at each seat (a team ``A+B`` as asked); :attr:`seats` holds who bids there.
-        self.asked_seats = tuple(s.strip() for s in req.seats)
         self.seats = tuple(self._seat(s, i) for i, s in enumerate(req.seats))
         self.stand_in = self._stand_in(req.stand_in)
         self.other_seats = tuple(seat_agent_spec(self.stand_in, i)[0] if s == YOU else s
