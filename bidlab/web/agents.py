@@ -5,6 +5,11 @@ restriction that keeps a local server from reading arbitrary files for whoever c
 a spec whose argument is a model (``nn:PATH[:greedy|sample]`` and any other kind that loads
 a file) must name a model found in one of the server's model folders, either by the name
 ``/api/agents`` lists or by a path inside such a folder.
+
+A team ``A+B`` (a mixed partnership, :mod:`bidlab.agents.team`) is accepted wherever one
+agent is, each member checked as above: at a seat, the team's member for that seat bids
+(A North or East, B South or West), so the same team chosen for both seats of a partnership
+seats the whole pair, e.g. the opponents ``sayc+nn:rl``.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from pathlib import Path
 
 import bidlab.search  # noqa: F401  (registers the bmcs: and mcs: agent kinds)
 from bidlab.agents.base import Agent
-from bidlab.agents.registry import AgentSpecError, known_kinds, make_agent
+from bidlab.agents.registry import TEAM_SEPARATOR, AgentSpecError, known_kinds, make_agent, team_members
 from bidlab.agents.specs import split_neural_spec
 
 #: Spec kinds whose argument is not a file; any other kind's argument must be a model file.
@@ -35,6 +40,10 @@ SEARCH_KINDS = frozenset({"bmcs", "mcs"})
 #: second a call) would keep a core busy for hours.
 POLICY_SEARCH_KINDS = frozenset({"bmcs", "mcs", "jps"})
 FILE_OPTIONS = ("belief=", "tricks=")
+#: What a request writes at a seat for a person (never an agent, so never a team member).
+YOU_SPEC = "you"
+#: The model whose policy is a person's default partner once it is shipped (issue 29).
+PARTNER_MODEL = "partner"
 MODE_SUFFIXES = (":greedy", ":sample")
 MODEL_SUFFIX = ".safetensors"
 MAX_MODELS = 200
@@ -115,13 +124,33 @@ class AgentCatalog:
         out += [f"nn:{name}" for name in policies]
         if set(search_nets) <= {m.name for m in self.models()}:
             out += [f"{kind}:{name}" for name in policies for kind in ("bmcs", "mcs")]
+        # mixed partnerships: SAYC North/East with a net South/West (chosen for both seats of a side)
+        out += [f"sayc{TEAM_SEPARATOR}nn:{name}" for name in policies if "/" not in name]
         return out
+
+    def default_partner(self) -> str:
+        """The person's partner on a new page: ``nn:partner`` when a policy named ``partner``
+        is in the model folders (a policy trained to partner a SAYC player), else ``sayc``."""
+        return f"nn:{PARTNER_MODEL}" if any(m.name == PARTNER_MODEL for m in self.policies()) else "sayc"
 
     def kinds(self) -> list[tuple[str, str]]:
         return [(k.prefix, k.summary) for k in known_kinds()]
 
     def resolve(self, spec: str) -> str:
-        """The registry spec to build for a requested one; raises :class:`AgentSpecError`."""
+        """The registry spec to build for a requested one; raises :class:`AgentSpecError`.
+        A team ``A+B`` resolves member by member."""
+        members = team_members(spec)
+        if members is not None:
+            if YOU_SPEC in (m.lower() for m in members):
+                raise AgentSpecError(f"team {spec.strip()!r}: a team's members are agents; to bid a seat "
+                                     "yourself choose 'you' at that seat")
+            resolved = []
+            for m in members:
+                try:
+                    resolved.append(self.resolve(m))
+                except AgentSpecError as e:
+                    raise AgentSpecError(f"{e} (member {m!r} of team {spec.strip()!r})") from None
+            return TEAM_SEPARATOR.join(resolved)
         s = spec.strip()
         prefix, colon, arg = s.partition(":")
         prefix = prefix.lower()

@@ -194,7 +194,13 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
     def agents():
         return AgentsOut(suggestions=catalog.suggestions(),
                          kinds=[AgentKindOut(prefix=p, summary=s) for p, s in catalog.kinds()],
-                         models=[m.name for m in catalog.policies()])
+                         models=[m.name for m in catalog.policies()], default_seats=default_seats())
+
+    def default_seats() -> dict[str, str]:
+        """You South; your partner the shipped partner policy if any; the opponents the shipped RL
+        policy if any (a person's usual strong opposition), else SAYC."""
+        rl = "nn:rl" if any(m.name == "rl" for m in catalog.policies()) else "sayc"
+        return {"N": catalog.default_partner(), "E": rl, "S": "you", "W": rl}
 
     @app.post("/api/boards", response_model=BoardOut, status_code=201, responses=ERRORS,
               summary="Deal a new board; bots bid until it is your turn")

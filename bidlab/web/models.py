@@ -78,6 +78,8 @@ class CallOut(BaseModel):
     seat: SeatLetter
     call: str
     bot: bool
+    alert: str | None = Field(None, description="A person's call as SAYC reads it, as an alert card says it: "
+                              "the HCP range and suit lengths shown so far, and whether it forces partner.")
 
 
 class RoomOut(BaseModel):
@@ -163,6 +165,13 @@ class TopCallOut(BaseModel):
     probability: float
 
 
+class SaycComparisonOut(BaseModel):
+    meaning: str = Field(description="What the call made means in SAYC (HCP, suit lengths, forcing or not).")
+    sayc_call: str = Field(description="The call the SAYC bidder makes in this seat with this hand.")
+    sayc_reason: str = Field(description="The SAYC rule's reason for that call.")
+    departs: bool = Field(description="The call made is not SAYC's: the person opposite would misread it.")
+
+
 class WhyOut(BaseModel):
     table: Literal["this", "other"]
     index: int
@@ -176,6 +185,8 @@ class WhyOut(BaseModel):
     top_calls: list[TopCallOut] | None
     search: bool = Field(False, description="Made by a search bot (bmcs:/mcs:): /api/boards/{id}/search "
                          "gives its candidates, particles and beliefs.")
+    sayc: SaycComparisonOut | None = Field(None, description="For a person's partner: the call against SAYC, "
+                                           "the system the person bids.")
 
 
 class CandidateOut(BaseModel):
@@ -225,6 +236,9 @@ class AgentsOut(BaseModel):
     suggestions: list[str]
     kinds: list[AgentKindOut]
     models: list[str] = Field(description="Policy models a seat may name as nn:NAME (not the search's belief and tricks nets).")
+    default_seats: dict[SeatLetter, str] = Field(description="The seats a new page starts with: you South, your "
+                                                 "partner nn:partner when that model is shipped (else sayc), "
+                                                 "the opponents nn:rl when shipped (else sayc).")
 
 
 class MatchTextOut(BaseModel):
@@ -316,8 +330,10 @@ def hand_out(hand: Hand, remaining: Hand | None = None) -> HandOut:
     return HandOut(pbn=pbn, suits=pbn.split("."), hcp=hand.hcp)
 
 
-def calls_out(auction: Auction, seats: tuple[str, ...]) -> list[CallOut]:
-    return [CallOut(index=i, seat=auction.seat_of(i).letter, call=c.to_str(), bot=seats[auction.seat_of(i)] != YOU)
+def calls_out(auction: Auction, seats: tuple[str, ...], alerts: dict | None = None) -> list[CallOut]:
+    alerts = alerts or {}
+    return [CallOut(index=i, seat=auction.seat_of(i).letter, call=c.to_str(), bot=seats[auction.seat_of(i)] != YOU,
+                    alert=alerts[i].text() if i in alerts else None)
             for i, c in enumerate(auction.calls)]
 
 
@@ -341,9 +357,9 @@ def result_line(contract: Contract | None, tricks: int | None, score_ns: int) ->
     return f"{contract.to_str(symbols=True)} by {contract.declarer.letter}, {made}, NS {_signed(score_ns)}"
 
 
-def room_out(room: Room) -> RoomOut:
+def room_out(room: Room, alerts: dict | None = None) -> RoomOut:
     c = room.auction.contract
-    return RoomOut(seats=seats_out(room.seats), calls=calls_out(room.auction, room.seats),
+    return RoomOut(seats=seats_out(room.seats), calls=calls_out(room.auction, room.seats, alerts),
                    contract=None if c is None else c.to_str(), declarer=None if c is None else c.declarer.letter,
                    tricks=room.tricks, score_ns=room.score_ns, line=result_line(c, room.tricks, room.score_ns))
 
@@ -382,7 +398,7 @@ def board_out(s: Session) -> BoardOut:
     result = None
     if r is not None and over:
         result = ResultOut(
-            this=room_out(r.this), other=room_out(r.other),
+            this=room_out(r.this, s.alerts()), other=room_out(r.other),
             dd={st.letter: {seat.letter: int(r.dd[seat, st]) for seat in Seat} for st in Strain},
             par_score_ns=r.par_score_ns, par_contracts=list(r.par_contracts),
             side=("NS", "EW")[r.side], imps=r.imps, played=played_out(s))
@@ -397,7 +413,7 @@ def board_out(s: Session) -> BoardOut:
         vulnerability=s.board.vulnerability.pbn, seats=seats_out(s.seats), stand_in=s.stand_in,
         hands={seat.letter: shown(seat) for seat in Seat},
         deal=s.board.deal.to_pbn() if over else None,
-        calls=calls_out(s.auction, s.seats),
+        calls=calls_out(s.auction, s.seats, s.alerts()),
         to_act=None if auction_over else s.auction.to_act.letter,
         your_turn=s.waiting_for_you,
         legal_calls=[c.to_str() for c in s.auction.legal_calls()] if s.waiting_for_you else [],
@@ -419,8 +435,12 @@ def split_rule_id(text: str) -> tuple[str, str | None]:
 def why_out(w: Why) -> WhyOut:
     top = None if w.top_calls is None else [TopCallOut(call=c.to_str(), probability=p) for c, p in w.top_calls]
     text, rule = split_rule_id(w.text)
+    sayc = None
+    if w.sayc is not None:
+        sayc = SaycComparisonOut(meaning=w.sayc.meaning, sayc_call=w.sayc.sayc_call.to_str(),
+                                 sayc_reason=split_rule_id(w.sayc.sayc_reason)[0].strip(), departs=w.sayc.departs)
     return WhyOut(table=w.table, index=w.index, seat=w.seat.letter, call=w.call.to_str(), agent=w.agent,
-                  text=text, rule=rule, meaning=w.meaning, top_calls=top, search=w.search)
+                  text=text, rule=rule, meaning=w.meaning, top_calls=top, search=w.search, sayc=sayc)
 
 
 def match_board_out(rec: dict, agent_a: str, agent_b: str) -> MatchBoardDetailOut:

@@ -23,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from bidlab.agents.base import Agent, BiddingView
-from bidlab.agents.registry import AgentSpecError
+from bidlab.agents.registry import AgentSpecError, seat_agent_spec, team_members
 from bidlab.bridge.auction import Auction
 from bidlab.bridge.board import Board, Vulnerability, board_dealer, board_vulnerability
 from bidlab.bridge.calls import Call
@@ -35,6 +35,7 @@ from bidlab.errors import BidlabError, IllegalCallError
 from bidlab.search.agents import SearchAgent
 from bidlab.search.bmcs import SearchResult
 from bidlab.web.agents import POLICY_SEARCH_KINDS, SEARCH_KINDS, AgentCatalog, AgentPool
+from bidlab.web.alert import SaycAlert, sayc_alert
 from bidlab.web.meaning import MeaningService
 from bidlab.web.play import CardPlay
 
@@ -82,6 +83,19 @@ class Why:
     top_calls: tuple[tuple[Call, float], ...] | None
     meaning: str | None = None
     search: bool = False     # made by a search bot: /search shows its candidates and beliefs
+    sayc: SaycComparison | None = None   # for a person's partner: the call against SAYC's
+
+
+@dataclass(frozen=True, slots=True)
+class SaycComparison:
+    """A partner bot's call held against SAYC, the system the person opposite it bids: what
+    the call means in SAYC, the call the SAYC bidder makes with the bot's hand in its seat,
+    and whether the two differ (the person would then misread the call)."""
+
+    meaning: str          # the alert line of the call made, in SAYC
+    sayc_call: Call
+    sayc_reason: str      # the SAYC rule's reason for its call
+    departs: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,9 +223,13 @@ class Session:
         vul = _parse_or_default(Vulnerability.parse, req.vulnerability, board_vulnerability(req.number),
                                 "vulnerability")
         self.board = Board(deal, req.number, dealer, vul)
+        for s in (*req.seats, req.stand_in or ""):
+            if team_members(s) is not None:   # every member is checked, not only the seated one
+                catalog.resolve(s)
         self.seats = tuple(self._seat(s, i) for i, s in enumerate(req.seats))
         self.stand_in = self._stand_in(req.stand_in)
-        self.other_seats = tuple(self.stand_in if s == YOU else s for s in self.seats)
+        self.other_seats = tuple(seat_agent_spec(self.stand_in, i)[0] if s == YOU else s
+                                 for i, s in enumerate(self.seats))
         # Resolved (file-safe) registry specs; one agent per distinct spec, as in a match.
         self._resolved = {s: catalog.resolve(s) for s in set(self.seats + self.other_seats) if s != YOU}
         self._pool = pool
@@ -232,6 +250,7 @@ class Session:
         self.other_auction = other
         self.auction = Auction(self.board.dealer)
         self._whys: dict[tuple[str, int], Why] = {}
+        self._alerts: dict[int, SaycAlert] = {}
         self.result: Result | None = None
         self.play_requested = bool(req.play)
         self.play: CardPlay | None = None
@@ -239,10 +258,14 @@ class Session:
 
     @staticmethod
     def _seat(spec: str, i: int) -> str:
+        """Who bids at seat ``i``: ``you``, the agent asked for, or a team's member for this seat
+        (``A+B``: A North or East, B South or West)."""
         s = spec.strip()
         if not s:
             raise AgentSpecError(f"seat {Seat(i).letter}: empty; choose 'you' or an agent such as 'sayc'")
-        return YOU if s.lower() == YOU else s
+        if s.lower() == YOU:
+            return YOU
+        return seat_agent_spec(s, i)[0]
 
     def _stand_in(self, requested: str | None) -> str:
         """The bot in the people's seats at the other table: as asked, else a partner's bot, else
@@ -399,6 +422,7 @@ class Session:
         self.auction = Auction(self.board.dealer, self.auction.calls[:i])
         self.result, self.play = None, None
         self._whys = {k: w for k, w in self._whys.items() if not (k[0] == "this" and k[1] >= i)}
+        self._alerts = {k: a for k, a in self._alerts.items() if k < i}
         self._searches = {k: r for k, r in self._searches.items() if not (k[0] == "this" and k[1] >= i)}
 
     def call(self, text: str) -> None:
@@ -508,10 +532,32 @@ class Session:
                                               wait=self._meaning_wait)
             if searches_a_policy(resolved):
                 meaning = f"Its policy, without search: {meaning}"
-        why = Why(table, index, seat, call, spec, text, top_calls, meaning, search)
+        why = Why(table, index, seat, call, spec, text, top_calls, meaning, search,
+                  self._sayc_comparison(view, call) if self.partners_a_person(table, seat) else None)
         if meaning is None or " is being worked out " not in meaning:
             self._whys[key] = why
         return why
+
+    def partners_a_person(self, table: str, seat: Seat) -> bool:
+        """A bot opposite a person at this table: the person reads its calls as SAYC calls."""
+        return table == "this" and self.seats[seat] != YOU and self.seats[Seat(seat).partner] == YOU
+
+    def _sayc_comparison(self, view: BiddingView, call: Call) -> SaycComparison:
+        """The bot's call against what SAYC means by it and what SAYC would call in its seat."""
+        head, _, reason = self._pool.explain("sayc", lambda sayc: sayc.explain(view)).partition(":")
+        sayc_call = Call.parse(head)
+        meaning = sayc_alert(view.auction, call, view.vulnerability).text()
+        return SaycComparison(meaning, sayc_call, reason.strip(), sayc_call != call)
+
+    def alerts(self) -> dict[int, SaycAlert]:
+        """The SAYC alert of each call a person made at this table, by the call's index (kept:
+        a call's reading never changes once it is made)."""
+        for i, call in enumerate(self.auction.calls):
+            if i not in self._alerts and self.seats[self.auction.seat_of(i)] == YOU:
+                before = Auction(self.auction.dealer, self.auction.calls[:i])
+                self._alerts[i] = sayc_alert(before, call, self.board.vulnerability)
+        n = len(self.auction.calls)
+        return {i: a for i, a in self._alerts.items() if i < n and a.call == self.auction.calls[i]}
 
     @staticmethod
     def _meaning_spec(resolved: str) -> str:

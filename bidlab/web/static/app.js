@@ -6,7 +6,8 @@ const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
 const GRID_ORDER = ["W", "N", "E", "S"];          // auction columns, as in bridge columns
 const SUITS = [["S", "♠", "s"], ["H", "♥", "h"], ["D", "♦", "d"], ["C", "♣", "c"]];
 const STRAINS = [["C", "♣", "c"], ["D", "♦", "d"], ["H", "♥", "h"], ["S", "♠", "s"], ["NT", "NT", ""]];
-const DEFAULT_SEATS = { N: "sayc", E: "nn:rl", S: "you", W: "nn:rl" };  // opponents: the shipped RL policy
+const DEFAULT_SEATS = { N: "sayc", E: "nn:rl", S: "you", W: "nn:rl" };  // if the server names none
+const PARTNER_OF = { N: "S", S: "N", E: "W", W: "E" };
 
 let board = null;       // the last BoardOut from the server
 let whyOpen = null;     // {table, index} of the explanation shown
@@ -112,14 +113,37 @@ async function loadAgents() {
     const select = el("select", { id: `seat-${seat}`, "data-testid": `seat-${seat}` },
       options.map((o) => el("option", { value: o, text: o })),
       el("option", { value: "__custom", text: "other spec…" }));
-    select.value = DEFAULT_SEATS[seat];
-    const custom = el("input", { id: `seat-${seat}-custom`, class: "hidden", placeholder: "e.g. random:3",
+    select.value = (agents.default_seats || DEFAULT_SEATS)[seat];
+    if (!select.value) select.value = "sayc";
+    const custom = el("input", { id: `seat-${seat}-custom`, class: "hidden", placeholder: "e.g. random:3 or sayc+nn:rl",
       maxlength: 200, "data-testid": `seat-${seat}-custom` });
-    select.addEventListener("change", () => custom.classList.toggle("hidden", select.value !== "__custom"));
+    select.addEventListener("change", () => {
+      custom.classList.toggle("hidden", select.value !== "__custom");
+      seatTeam(seat);
+    });
+    custom.addEventListener("change", () => seatTeam(seat));
     box.append(el("label", {}, SEAT_NAMES[seat], select, custom));
   }
+  box.append(el("p", { class: "hint", "data-testid": "team-hint",
+    text: "A team A+B is a partnership: A bids North/East, B South/West. Choosing it at one seat seats it at the partner's too." }));
   const standIn = $("stand_in");
   for (const o of agents.suggestions) standIn.append(el("option", { value: o, text: o }));
+}
+
+function seatTeam(seat) {
+  // A team fills both seats of a partnership: copy it to the partner's seat (unless you sit there).
+  const spec = seatSpec(seat);
+  const other = PARTNER_OF[seat];
+  if (!spec.includes("+") || $(`seat-${other}`).value === "you") return;
+  const select = $(`seat-${other}`);
+  if ([...select.options].some((o) => o.value === spec)) {
+    select.value = spec;
+    $(`seat-${other}-custom`).classList.add("hidden");
+  } else {
+    select.value = "__custom";
+    $(`seat-${other}-custom`).value = spec;
+    $(`seat-${other}-custom`).classList.remove("hidden");
+  }
 }
 
 function seatSpec(seat) {
@@ -321,6 +345,10 @@ function auctionTable(calls, dealer, vul, table, interactive) {
       if (c === "?") { tr.append(el("td", { class: "small", text: "?" })); continue; }
       const td = el("td", { "data-testid": `${table}-call-${c.index}`, "data-call": c.call, "data-index": c.index });
       const cell = el("span", { class: "callcell" }, callNode(c.call));
+      if (c.alert) {
+        td.setAttribute("title", `SAYC: ${c.alert}`);
+        cell.append(el("sup", { class: "alertmark", "aria-hidden": "true", text: "A" }));
+      }
       if (c.bot) {
         const active = whyOpen && whyOpen.table === table && whyOpen.index === c.index;
         cell.append(el("button", {
@@ -337,8 +365,23 @@ function auctionTable(calls, dealer, vul, table, interactive) {
   return rows;
 }
 
+function renderAlerts(b) {
+  // Each of your calls as SAYC reads it (what your sayc partner believes): an alert card's lines.
+  const mine = b.calls.filter((c) => c.alert);
+  const box = $("alerts");
+  const you = SEATS.find((s) => b.seats[s] === "you");
+  const partner = you ? b.seats[PARTNER_OF[you]] : null;
+  const reads = !partner || partner === "you" ? "" : partner === "sayc" ? " (your sayc partner reads them so)"
+    : ` (${partner} reads them as its own training taught it, not by this card)`;
+  box.replaceChildren(...(mine.length ? [el("div", { class: "small", "data-testid": "alerts-head" },
+    el("b", { text: "Your calls in SAYC" }), ": what your hand has shown after each", reads),
+    ...mine.map((c) => el("div", { class: "alert", "data-testid": `alert-${c.index}`, text: c.alert }))] : []));
+  box.classList.toggle("hidden", !mine.length);
+}
+
 function renderAuction(b) {
   $("auction").replaceChildren(...auctionTable(b.calls, b.dealer, b.vulnerability, "this", true));
+  renderAlerts(b);
   let status;
   if (b.auction_over) {
     const c = contractOf(b.calls, b.dealer);
@@ -387,6 +430,15 @@ function reasonOf(w) {
   return m && m[1].trim() === w.call ? m[2] : w.text;
 }
 
+function saycComparison(c) {
+  // A partner bot's call held against SAYC, the system you bid.
+  return el("div", { class: "sayc-compare", "data-testid": "why-sayc" },
+    c.departs ? el("div", { class: "departs", "data-testid": "why-departs", text: "departs from SAYC" }) : "",
+    el("div", { "data-testid": "why-sayc-meaning" }, "In SAYC: ", c.meaning),
+    el("div", { "data-testid": "why-sayc-call", "data-call": c.sayc_call }, "SAYC would call ", callNode(c.sayc_call),
+      c.sayc_reason ? `: ${c.sayc_reason}` : ""));
+}
+
 async function showWhy(table, index) {
   await guarded(async () => {
     const w = await api("GET", `/api/boards/${board.id}/why?table=${table}&index=${index}`);
@@ -398,6 +450,7 @@ async function showWhy(table, index) {
       // a search bot's reason is its search, drawn below as a table and heat maps
       w.search ? "" : el("div", { "data-testid": "why-text", title: w.rule ? `rule ${w.rule}` : "", text: reasonOf(w) }),
       w.meaning ? el("div", { class: "meaning", "data-testid": "why-meaning", text: w.meaning }) : "",
+      w.sayc ? saycComparison(w.sayc) : "",
     ];
     if (w.top_calls && w.top_calls.length && !w.search) {   // a search shows its candidates' p below
       parts.push(el("table", { "data-testid": "why-top" }, w.top_calls.map((t) => el("tr", {},
