@@ -31,9 +31,8 @@ def test_api_agents_lists_only_policy_models(tmp_path, models_dir):
 
     with _client(results_dir=tmp_path, model_dirs=[shipped_models_dir()]) as c:
         models = c.get("/api/agents").json()["models"]
-    root = shipped_models_dir()   # models in subfolders too (the kept nn:rl generations, history/rl@N)
-    kinds = {p.relative_to(root).with_suffix("").as_posix(): json.loads(p.read_text())
-             for p in root.rglob("*.json") if p.with_suffix(".safetensors").is_file()}
+    # the shipped top-level models (the kept generations in history/ are for ratings, not offered)
+    kinds = {p.stem: json.loads(p.read_text()) for p in shipped_models_dir().glob("*.json")}
     policies = sorted(n for n, meta in kinds.items() if meta.get("net", {}).get("kind") == "policy")
     assert sorted(models) == policies and "belief" not in models and "tricks" not in models
 
