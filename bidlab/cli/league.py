@@ -13,6 +13,7 @@ from rich.table import Table
 from bidlab.cli import app
 from bidlab.cli._checks import OptionError, check_output_file, check_output_folder
 from bidlab.runtime.progress import plural, progress_display
+from bidlab.runtime.stats import fmt
 
 console = Console()
 
@@ -106,7 +107,7 @@ def league(
             how = "reused" if r.reused else "played"
             stored = f" (stored as {p.config.agent_a} vs {p.config.agent_b})" if p.flipped else ""
             console.print(f"{how} {p.folder}{stored}: {res.agent_a} vs {res.agent_b} "
-                          f"{res.imps_per_board:+.2f} ± {res.standard_error:.2f} IMPs/board over "
+                          f"{_estimate(res.imps_per_board, res.standard_error)} IMPs/board over "
                           f"{plural(res.boards, 'board')}", highlight=False)
 
     pair_results = [r.result() for r in played]
@@ -117,6 +118,11 @@ def league(
     title = f"bidlab league, {split} split, {plural(boards, 'board')} per pairing"
     plot_ratings(ratings, plot, title)
     console.print(f"plot: {plot}", highlight=False)
+
+
+def _estimate(mean: float, se: float) -> str:
+    """``+0.12 ± 0.05`` (no ``-0.00`` for two agents that never swing a board)."""
+    return f"{fmt(mean, signed=True)} ± {fmt(se)}"
 
 
 def _print_cross_table(agents: list[str], results) -> None:
@@ -132,7 +138,7 @@ def _print_cross_table(agents: list[str], results) -> None:
         row = []
         for b in agents:
             r = cell.get((a, b))
-            row.append("—" if a == b or r is None else f"{r.imps_per_board:+.2f} ± {r.standard_error:.2f}")
+            row.append("—" if a == b or r is None else _estimate(r.imps_per_board, r.standard_error))
         t.add_row(a, *row)
     console.print(t)
 
@@ -146,14 +152,17 @@ def _print_ratings(ratings, results) -> None:
     order = sorted(range(len(ratings.agents)), key=lambda i: -ratings.rating[i])
     for rank, i in enumerate(order, 1):
         anchored = ratings.agents[i] == ratings.anchor
-        t.add_row(str(rank), ratings.agents[i], f"{ratings.rating[i]:+.2f}",
-                  "anchor" if anchored else f"± {ci[i]:.2f}", "—" if anchored else f"{se[i]:.2f}",
+        t.add_row(str(rank), ratings.agents[i], fmt(ratings.rating[i], signed=True),
+                  "anchor" if anchored else f"± {fmt(ci[i])}", "—" if anchored else fmt(se[i]),
                   str(int(ratings.boards[i])))
     console.print(t)
     p = _chi2_p(ratings.chi2, ratings.dof)
     if ratings.dof > 0:
-        console.print(f"fit: chi² = {ratings.chi2:.1f} on {ratings.dof} degrees of freedom (p = {p:.2f}); "
-                      "a small p says the pairwise results are not additive", highlight=False)
+        line = f"fit: chi² = {ratings.chi2:.1f} on {ratings.dof} degrees of freedom (p = {fmt(p)})"
+        if p < 0.01:  # the CIs take the match SEs as the only error: misfit makes them too narrow
+            line += (f"; the pairwise results are not additive, so the intervals, which assume they are, "
+                     f"are too narrow (by about {math.sqrt(ratings.chi2 / ratings.dof):.1f}x)")
+        console.print(line, highlight=False)
 
 
 def _chi2_p(chi2: float, dof: int) -> float:
