@@ -116,6 +116,8 @@ def league(
     _print_ratings(ratings, pair_results)
     plot.parent.mkdir(parents=True, exist_ok=True)
     title = f"bidlab league, {split} split, {plural(boards, 'board')} per pairing"
+    if any(is_search_agent(a) for a in agents):
+        title += f"\n({min(search_boards, boards)} in a pairing with a search agent)"
     plot_ratings(ratings, plot, title)
     console.print(f"plot: {plot}", highlight=False)
 

@@ -173,10 +173,17 @@ def plot_ratings(ratings: Ratings, path, title: str = "bidlab league") -> None:
     names = [ratings.agents[i] for i in order]
     fig, ax = plt.subplots(figsize=(6.5, 0.45 * len(names) + 1.5))
     ax.errorbar(ratings.rating[order], range(len(names)), xerr=ratings.ci95()[order], fmt="o", capsize=4)
+    # The numbers beside the points: an outlier (random, ~-18) squeezes the others together.
+    for y, i in enumerate(order):
+        label = "anchor" if ratings.agents[i] == ratings.anchor else \
+            f"{ratings.rating[i]:+.2f} ± {ratings.ci95()[i]:.2f}"
+        ax.annotate(label, (ratings.rating[i], y), xytext=(0, 7), textcoords="offset points",
+                    ha="center", fontsize=7)
     ax.axvline(0.0, color="grey", lw=0.8, ls="--")
     ax.set_yticks(range(len(names)), names)
     ax.set_xlabel(f"rating, IMPs/board vs {ratings.anchor} (95 % CI)")
-    ax.set_title(title)
+    ax.set_title(title, fontsize=10)
+    ax.margins(x=0.08)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
