@@ -36,7 +36,8 @@ def match(
     scored with declarer taking its double-dummy tricks. Rerunning the same command resumes
     an interrupted match."""
     from bidlab.agents.specs import check_agent_spec
-    from bidlab.eval.match import Match, MatchConfig
+    from bidlab.eval.doubled import doubled_contracts, doubled_line
+    from bidlab.eval.match import Match, MatchConfig, match_folder
     from bidlab.runtime.executor import cli_executor
 
     # Both agents are built once before the output folder is made, so a bad spec leaves nothing.
@@ -44,8 +45,7 @@ def match(
     executor = cli_executor(backend, workers, ray_address)
     cfg = MatchConfig(agent_a, agent_b, split, boards, seed, None if store is None else str(store), chunk_size)
     if out is None:
-        safe = lambda s: "".join(ch if ch.isalnum() else "_" for ch in s)[:40]  # noqa: E731
-        out = Path("results") / f"match-{safe(agent_a)}-vs-{safe(agent_b)}-{split}-{boards}-s{seed}"
+        out = match_folder(cfg)
     m = Match(cfg, out)
     already = m.boards_done()
     if already:
@@ -55,6 +55,7 @@ def match(
         task = display.task("match boards")
         summary = m.run(workers=workers, progress=from_counts(task), executor=executor, note=task.note)
     console.print(summary.line(), highlight=False)
+    console.print(doubled_line(doubled_contracts(m.records(), agent_a, agent_b)), highlight=False)
     console.print(f"results: {out}/results.jsonl, auctions: {out}/auctions.pbn", highlight=False)
 
 

@@ -44,6 +44,7 @@ from bidlab.dd import par
 from bidlab.envs.rollout import Decision, Scores, duplicate
 from bidlab.envs.state import AuctionState, step_
 from bidlab.errors import BidlabError
+from bidlab.eval.doubled import doubled_contracts
 from bidlab.fileio import write_json_atomic, write_text_atomic
 from bidlab.runtime.executor import ExecutorConfig, run_tasks
 from bidlab.runtime.progress import plural
@@ -91,6 +92,15 @@ class MatchSummary:
                 f"IMPs/board for {self.agent_a} over {plural(self.boards, 'board')}; vs par: "
                 f"{self.agent_a} {fmt(self.a_vs_par, signed=True)}, {self.agent_b} {fmt(self.b_vs_par, signed=True)} "
                 "IMPs/table")
+
+
+def match_folder(cfg: MatchConfig, root: str | os.PathLike = "results") -> Path:
+    """The folder ``bidlab match`` writes a match to by default (and ``bidlab league``
+    looks for stored matches in): ``ROOT/match-A-vs-B-SPLIT-N-sSEED``."""
+    def safe(s: str) -> str:
+        return "".join(ch if ch.isalnum() else "_" for ch in s)[:40]
+
+    return Path(root) / f"match-{safe(cfg.agent_a)}-vs-{safe(cfg.agent_b)}-{cfg.split}-{cfg.boards}-s{cfg.seed}"
 
 
 def _open_store(store: str | None):
@@ -402,7 +412,8 @@ class Match:
 
 
 def summarize(records: list[dict], agent_a: str, agent_b: str) -> MatchSummary:
-    """IMPs/board for A with its standard error, and each side's average IMPs vs par."""
+    """IMPs/board for A with its standard error, each side's average IMPs vs par, and (in
+    ``extra["doubled"]``) the doubled and redoubled contracts each side declared."""
     # Each record is one board with both rooms, so the IMPs are already paired by deal.
     imps_a = mean_se([r["imps_a"] for r in records])
     a_par = np.array([v for r in records for v in r["a_vs_par"]], dtype=float)
@@ -417,6 +428,7 @@ def summarize(records: list[dict], agent_a: str, agent_b: str) -> MatchSummary:
         table_abs_vs_par=float(np.abs(a_par).mean()),
         agent_a=agent_a,
         agent_b=agent_b,
+        extra={"doubled": [side.to_json() for side in doubled_contracts(records, agent_a, agent_b)]},
     )
 
 

@@ -20,6 +20,7 @@ import numpy as np
 from bidlab.bridge.calls import Call, Strain
 from bidlab.cards import Deal, Seat
 from bidlab.errors import BidlabError
+from bidlab.eval.doubled import doubled_contracts
 from bidlab.eval.match import load_results, summarize
 from bidlab.fileio import write_text_atomic
 from bidlab.runtime.progress import plural
@@ -84,6 +85,7 @@ def collect(paths: list[str]) -> tuple[dict[str, AgentStats], list[dict]]:
                     stats[by_side[decl.side]].contracts[(c.level, int(c.strain))] += 1
         s = summarize(records, a, b)
         matches.append({"path": str(path), "summary": s, "lengths": lengths,
+                        "doubled": doubled_contracts(records, a, b),
                         "swings": [r["imps_a"] for r in records], "config": header["config"]})
     return dict(stats), matches
 
@@ -177,6 +179,18 @@ def build_report(paths: list[str], out: str | os.PathLike) -> Path:
         s = m["summary"]
         lines.append(f"| {s.agent_a} vs {s.agent_b} | {s.boards} | {fmt(s.imps_per_board, signed=True)} "
                      f"| {fmt(s.standard_error)} | {fmt(s.a_vs_par, signed=True)} | {fmt(s.b_vs_par, signed=True)} |")
+    lines.append("")
+
+    lines += ["## Doubled contracts", "",
+              "Final contracts doubled (X) or redoubled (XX) that each side declared, their share of the "
+              "side's tables, and the declaring side's mean score on them.", "",
+              "| match | declaring side | X | XX | share of tables | mean score |", "|---|---|---|---|---|---|"]
+    for m in matches:
+        s = m["summary"]
+        for side in m["doubled"]:
+            score = "-" if not side.total else f"{side.mean_score:+.0f}"
+            lines.append(f"| {s.agent_a} vs {s.agent_b} | {side.agent} | {side.doubled} | {side.redoubled} "
+                         f"| {fmt(side.share, 1)} % | {score} |")
     lines.append("")
 
     for kind, matrix_fn, fig_name in (("Opening bids", opening_matrix, "openings"),

@@ -1,0 +1,123 @@
+"""A league: every pairing of a panel of agents as a duplicate match, then one rating each.
+
+Each pairing is an ordinary :class:`~bidlab.eval.match.Match` in the folder ``bidlab match``
+would use by default (:func:`~bidlab.eval.match.match_folder`), so a league reuses the
+matches played before, by ``bidlab match`` or by an earlier league, and resumes an
+interrupted one. A pairing A-B stored as B-A (same deals, same settings) is reused with
+its sign flipped. Search agents (``bmcs:``, ``mcs:``, ``jps:``) are slow, so their
+pairings may play fewer boards; their larger SE then weighs them less in the fit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bidlab.agents.registry import team_members
+from bidlab.errors import BidlabError
+from bidlab.eval.match import Match, MatchConfig, MatchSummary, match_folder, summarize
+from bidlab.eval.ratings import PairResult
+
+#: Spec prefixes of the agents that search at each call (minutes per board on a CPU).
+SEARCH_KINDS = ("bmcs", "mcs", "jps")
+
+
+class LeagueError(BidlabError):
+    """A league cannot run as asked."""
+
+
+def is_search_agent(spec: str) -> bool:
+    """Whether ``spec`` (or a member of a team ``A+B``) searches at each call."""
+    members = team_members(spec) or (spec,)
+    return any(m.partition(":")[0].strip().lower() in SEARCH_KINDS for m in members)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One pairing of the league: the match played (or stored) for it, and where."""
+
+    agent_a: str            # the league's order: A is listed before B
+    agent_b: str
+    config: MatchConfig     # the match as stored; A-B, or B-A when ``flipped``
+    folder: Path
+    flipped: bool           # the stored match is B vs A: its IMPs are B's
+
+    def stored_boards(self) -> int:
+        """Boards already played in the folder (0 for a match not started)."""
+        if not (self.folder / "match.json").exists():
+            return 0
+        return Match(self.config, self.folder).boards_done()
+
+
+def _stored_config(folder: Path) -> dict | None:
+    path = folder / "match.json"
+    if not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text()).get("config")
+    except (OSError, json.JSONDecodeError, AttributeError) as e:
+        raise LeagueError(f"{path} is not a bidlab match file ({e}); move it aside") from None
+
+
+def plan_league(agents: Sequence[str], boards: int, search_boards: int, *, split: str = "test", seed: int = 0,
+                store: str | None = None, chunk_size: int = 50,
+                root: str | os.PathLike = "results") -> list[Pairing]:
+    """Every pairing of ``agents`` (each unordered pair once), with the folder of its match:
+    a stored A-B, else a stored B-A (flipped), else a new A-B. Creates nothing; a folder
+    that holds another match under the expected name is an error now, not half-way."""
+    if len(agents) < 2:
+        raise LeagueError(f"a league needs at least 2 agents, got {len(agents)}")
+    twice = sorted({a for a in agents if list(agents).count(a) > 1})
+    if twice:
+        raise LeagueError(f"agent {twice[0]!r} is listed twice; list each agent once")
+    out = []
+    for i, a in enumerate(agents):
+        for b in agents[i + 1:]:
+            n = min(search_boards, boards) if is_search_agent(a) or is_search_agent(b) else boards
+            forward = MatchConfig(a, b, split, n, seed, store, chunk_size)
+            backward = MatchConfig(b, a, split, n, seed, store, chunk_size)
+            chosen = None
+            for cfg, flipped in ((forward, False), (backward, True)):
+                folder = match_folder(cfg, root)
+                old = _stored_config(folder)
+                if old is None:
+                    continue
+                if old != cfg.to_json():
+                    raise LeagueError(f"{folder} holds a different match ({old}); move it aside, or rerun "
+                                      "the league with the settings it was played with")
+                chosen = Pairing(a, b, cfg, folder, flipped)
+                break
+            if chosen is None and match_folder(forward, root).exists() and any(match_folder(forward, root).iterdir()):
+                raise LeagueError(f"{match_folder(forward, root)} is not empty and holds no match.json; move it aside")
+            out.append(chosen or Pairing(a, b, forward, match_folder(forward, root), False))
+    return out
+
+
+@dataclass(frozen=True)
+class PairingResult:
+    pairing: Pairing
+    summary: MatchSummary   # as stored (B's IMPs when the pairing is flipped)
+    reused: bool            # every board came from an earlier run
+
+    def result(self) -> PairResult:
+        s = self.summary
+        r = PairResult(s.agent_a, s.agent_b, s.imps_per_board, s.standard_error, s.boards)
+        return r.flipped() if self.pairing.flipped else r
+
+
+def play_pairing(pairing: Pairing, *, workers: int = 2, executor=None,
+                 progress: Callable[[int, int], None] | None = None,
+                 note: Callable[[str], None] | None = None) -> PairingResult:
+    """Play the pairing's missing boards; a finished match is only read back (its files
+    are not rewritten)."""
+    m = Match(pairing.config, pairing.folder)
+    if not m.pending() and (pairing.folder / "results.jsonl").exists():
+        if progress:
+            progress(pairing.config.boards, pairing.config.boards)
+        return PairingResult(pairing, summarize(m.records(), pairing.config.agent_a, pairing.config.agent_b), True)
+    reused = not m.pending()
+    summary = m.run(workers=workers, progress=progress, executor=executor, note=note)
+    return PairingResult(pairing, summary, reused)
