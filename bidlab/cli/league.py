@@ -45,6 +45,9 @@ def league(
     backend: str = typer.Option("local", help="Where chunks are played: local or ray (same results)."),
     ray_address: str = typer.Option(None, help="Existing Ray cluster (HOST:PORT or auto) for --backend ray."),
     chunk_size: int = typer.Option(50, help="Boards per chunk: the unit of progress and of resuming."),
+    fit_without: list[str] = typer.Option(None, "--fit-without", help="Agent shown in the cross-table but left out of "
+                                          "the ratings fit (repeatable); default: random agents, whose losses are "
+                                          "not additive (they lose far more to strong agents than the ratings say)."),
 ) -> None:
     """Play (or reuse) every pairing of AGENTS as a duplicate match and rate each agent in IMPs/board.
 
@@ -72,6 +75,18 @@ def league(
         anchor = anchor.strip()
         if anchor not in agents:
             raise OptionError(f"--anchor {anchor!r} is not one of the agents ({', '.join(agents)})")
+    if fit_without is None:  # random agents out of the fit, where at least two others are left to rate
+        fit_without = [a for a in agents if a.split(":")[0] == "random"]
+        if len(agents) - len(fit_without) < 2:
+            fit_without = []
+    for a in fit_without:
+        if a not in agents:
+            raise OptionError(f"--fit-without {a!r} is not one of the agents ({', '.join(agents)})")
+    rated = [a for a in agents if a not in fit_without]
+    if len(rated) < 2:
+        raise OptionError("the ratings fit needs at least 2 agents besides --fit-without")
+    if anchor is not None and anchor in fit_without:
+        raise OptionError(f"--anchor {anchor!r} is left out of the fit by --fit-without")
     check_output_folder(results, "--results")
     plot = plot if plot is not None else _default_plot(results, agents, boards, search_boards, seed, split)
     if plot.suffix.lower() not in PLOT_SUFFIXES:
@@ -84,8 +99,8 @@ def league(
         select_deals(MatchConfig(agents[0], agents[1], split, n, seed, store_s, chunk_size))
     pairings = plan_league(agents, boards, search_boards, split=split, seed=seed, store=store_s,
                            chunk_size=chunk_size, root=results)
-    anchor = anchor or choose_anchor(agents)
-    if "sayc" not in agents and anchor == agents[0]:
+    anchor = anchor or choose_anchor(rated)
+    if "sayc" not in rated and anchor == rated[0]:
         console.print(f"sayc is not in the league: ratings are anchored at the first agent, {anchor} = 0",
                       highlight=False)
 
@@ -111,7 +126,9 @@ def league(
                           f"{plural(res.boards, 'board')}", highlight=False)
 
     pair_results = [r.result() for r in played]
-    ratings = fit_ratings(agents, pair_results, anchor)
+    ratings = fit_ratings(rated, [r for r in pair_results if r.agent_a in rated and r.agent_b in rated], anchor)
+    if fit_without:
+        console.print(f"left out of the ratings fit (cross-table only): {', '.join(fit_without)}", highlight=False)
     _print_cross_table(agents, pair_results)
     _print_ratings(ratings, pair_results)
     plot.parent.mkdir(parents=True, exist_ok=True)

@@ -129,3 +129,20 @@ def test_bad_options_are_one_line_and_leave_nothing(argv, fragment, tmp_path, ca
     assert code != 0 and len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0], (argv, err)
     assert "Traceback" not in out + err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+def test_random_agents_are_shown_but_left_out_of_the_fit(tmp_path, capsys, monkeypatch):
+    """A random agent loses far more to strong agents than to weak ones (not additive), so by
+    default it stays in the cross-table and out of the ratings; --fit-without names others."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run(["league", "random", "sayc", "nn:sl", "random:3", "--boards", "4", "--workers", "1"], capsys)
+    assert code == 0, err
+    assert "left out of the ratings fit (cross-table only): random, random:3" in out
+    ratings = out[out.index("Ratings"):]
+    assert "sayc" in ratings and "random" not in ratings.split("plot:")[0]
+    code, out, err = _run(["league", "random", "sayc", "nn:sl", "random:3", "--boards", "4", "--workers", "1",
+                           "--fit-without", "random:3"], capsys)
+    assert code == 0, err
+    ratings = out[out.index("Ratings"):].split("plot:")[0]
+    assert "random " in ratings or "random\n" in ratings or "│ random" in ratings
+    assert "random:3" not in ratings
