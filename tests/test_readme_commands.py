@@ -61,6 +61,9 @@ SHRINK: list[tuple[str, str, str]] = [
     (r"(bidlab jps table1\b(?!.*--games).*)$", r"\1 --games comm:3 -k 1", "one small Table 1 column"),
     (r"--curve-boards \d+", "--curve-boards 8", "short learning curves"),
     (r"--positions \d+", "--positions 2", "two positions"),
+    (r"--search-boards \d+", "--search-boards 2", "search agents' league pairings on 2 boards"),
+    (r"(bidlab train exploit\b(?!.*--test-boards).*)$", r"\1 --test-boards 8", "the exploiter's test match on 8 boards"),
+    (r"--distill-steps \d+", "--distill-steps 2", "two distillation steps"),
 ]
 
 
