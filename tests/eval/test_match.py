@@ -160,5 +160,7 @@ def test_a_side_level_with_par_is_stored_as_zero_not_minus_zero():
 
     from bidlab.eval.match import summarize
 
-    s = summarize([{"imps_a": 0, "a_vs_par": [0, 0]}, {"imps_a": 3, "a_vs_par": [2, -2]}], "a", "b")
+    room = {"contract": "4S", "declarer": "N", "ns_score": 420}
+    s = summarize([{"imps_a": 0, "a_vs_par": [0, 0], "open": room, "closed": room},
+                   {"imps_a": 3, "a_vs_par": [2, -2], "open": room, "closed": room}], "a", "b")
     assert s.b_vs_par == 0.0 and math.copysign(1.0, s.b_vs_par) == 1.0
