@@ -69,3 +69,16 @@ def results28(tmp_path_factory):
     k, recs = _run_chunk(stopped._task(0))
     stopped.chunks.write_records(k, recs)
     return root
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Debian chromium for one test module (tests/web/chromium.py)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.web.chromium import launch
+
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()

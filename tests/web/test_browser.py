@@ -23,10 +23,8 @@ from bidlab.cards import Deal, Seat
 from bidlab.dd import dd_table
 from tests.live_server import live_server
 from tests.scalar_bidding import bid_scalar
+from tests.web.chromium import CHROMIUM
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 BOARD, SEED = 5, 7
 
 pytestmark = [
@@ -40,16 +38,6 @@ def server(app):
     """The app under uvicorn on a free loopback port, in a thread; yields its base URL."""
     with live_server(app) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

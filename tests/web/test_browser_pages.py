@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.live_server import live_server
-from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS
+from tests.web.chromium import CHROMIUM
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:.*httpx2.*"),
@@ -28,16 +28,6 @@ def server(results28, tmp_path_factory):
                      meaning_cache=tmp_path_factory.mktemp("meanings28"))
     with live_server(app) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture()

@@ -25,7 +25,8 @@ from bidlab.bridge.board import Board
 from bidlab.bridge.calls import Call
 from bidlab.cards import Card, Deal, Seat
 from tests.live_server import live_server
-from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS, _horizontal_overflow
+from tests.web.chromium import CHROMIUM, launch
+from tests.web.test_browser import _horizontal_overflow
 
 #: Board 1 (dealer N, none vulnerable) of seed 11: SAYC North opens 1C and the shipped RL policy
 #: at East gives 2S 0.60, 1S 0.27, 2C 0.14, so East's first call is a search over three
@@ -93,7 +94,7 @@ def test_why_on_a_bmcs_call_shows_the_candidates_and_three_belief_heat_maps(serv
     index = len(before.calls)                    # East's call
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        browser = launch(p)
         pg = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))

@@ -20,7 +20,7 @@ from bidlab.bridge.calls import Call
 from bidlab.cards import Deal, Hand, Seat
 from bidlab.web.agents import AgentCatalog, shipped_models_dir
 from tests.live_server import live_server
-from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS
+from tests.web.chromium import CHROMIUM, launch
 
 SL = shipped_models_dir() / "sl.safetensors"
 needs_sl = pytest.mark.skipif(not SL.is_file(), reason="needs the shipped nn:sl model")
@@ -141,7 +141,7 @@ def page29(app29):
     from playwright.sync_api import sync_playwright
 
     with live_server(app29) as url, sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        b = launch(p)
         pg = b.new_page(viewport={"width": 1400, "height": 900})
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))
