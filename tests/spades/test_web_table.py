@@ -7,7 +7,6 @@ the browser test plays one whole round in headless Chromium by clicking, as a pe
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
@@ -16,10 +15,8 @@ from bidlab.spades.bidders import BidView, RBBidder
 from bidlab.spades.bis import BISBidder, BISConfig
 from bidlab.spades.rules import Rules, score_round
 from tests.live_server import live_server
+from tests.web.chromium import CHROMIUM, launch
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
 SEATS = "NESW"
 
 
@@ -113,7 +110,7 @@ def test_a_round_in_a_real_browser(server, tmp_path):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1300, "height": 1000})
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
