@@ -268,3 +268,18 @@ def test_a_copied_run_finds_its_snapshots_and_one_without_them_drops_them(tmp_pa
     names = {m["name"] for m in state["league"]["members"]}
     assert "snap@0" not in names and {"self", "sayc"} <= names
     assert {"snap@0", "snap@10"} <= set(state["league"]["dropped"])
+
+
+def test_a_league_trains_on_the_ray_backend(tmp_path):
+    """The pool reaches Ray actors by value (members built there from weights or specs) and the
+    batches they bid against members come back labelled and filtered as locally."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        cfg = A2CConfig.tiny(eval_every=1000, league=LeagueConfig(fixed=("sayc",), self_share=0.3,
+                                                                   snapshot_every=10))
+        state = train_rl(tmp_path, cfg, init=None, updates=12, backend="ray")
+        members = {m["name"]: m for m in state["league"]["members"]}
+        assert state["updates"] == 12 and members["sayc"]["boards"] + members["snap@0"]["boards"] > 0
+    finally:
+        ray.shutdown()
