@@ -188,6 +188,9 @@ def weak_jump_overcall(c: Ctx):
 
 @rule(OV)
 def takeout_double(c: Ctx):
+    """Opening values short in their suit; in the pass-out seat a king lighter, and any
+    balanced 15-18 (too strong for the balancing 1NT, which shows 11-14) doubles first
+    rather than let their one-bid play: it paid on the train and validation splits."""
     t = _their_last_suit(c)
     if t is None or LV[c.last_bid.id] > 3:
         return None
@@ -195,6 +198,9 @@ def takeout_double(c: Ctx):
     # balance lightly only when their opening would be passed out
     light = _balancing(c) and len([x for x in c.calls if x.id]) == 1
     need = 9 if light else (13 if LV[c.last_bid.id] >= 3 else 12)  # balancing: a king lighter
+    if light and LV[c.last_bid.id] == 1 and f.balanced and 15 <= f.hcp <= 18:
+        return DOUBLE, (f"{f.hcp} HCP balanced, too strong for a balancing 1NT (11-14): "
+                        "double, then notrump")
     if f.hcp < need or not _short_in_theirs(c):
         return None
     unbid = _unbid(c)
