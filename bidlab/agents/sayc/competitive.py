@@ -227,6 +227,9 @@ def raise_in_competition(c: Ctx):
 
 @rule(CR)
 def notrump_after_overcall(c: Ctx):
+    """Responder's notrump over their overcall, by strength with a stopper: 1NT 6-10, 2NT
+    11-12 (a jump over a one-level overcall, so the invitation is not lost to a pass; it
+    paid in double-dummy IMPs on the train and validation splits, issue 27), 3NT 13-15."""
     if not _partner_opened_one_suit(c) or c.last_bidder != 3:
         return None
     t = _their_last_suit(c)
@@ -236,7 +239,8 @@ def notrump_after_overcall(c: Ctx):
     lv = c.cheapest_level(NT)
     if 13 <= f.hcp <= 15 and lv <= 3:
         return bid(3, NT), "13-15 HCP, a stopper: 3NT"
-    if 11 <= f.hcp <= 12 and lv == 2:
+    if 11 <= f.hcp <= 12 and lv <= 2:
+        # over a one-level overcall the jump to 2NT keeps the invitation (1NT shows 6-10)
         return bid(2, NT), "11-12 HCP, a stopper: invites 3NT"
     if 6 <= f.hcp <= 10 and lv == 1:
         return bid(1, NT), "6-10 HCP, a stopper in their suit: 1NT"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.evaluation import suit_good_enough
 from bidlab.bridge.calls import DOUBLE, PASS
 
 OV = "overcall"
@@ -187,6 +188,9 @@ def weak_jump_overcall(c: Ctx):
 
 @rule(OV)
 def takeout_double(c: Ctx):
+    """Opening values short in their suit; in the pass-out seat a king lighter, and any
+    balanced 15-18 (too strong for the balancing 1NT, which shows 11-14) doubles first
+    rather than let their one-bid play: it paid on the train and validation splits."""
     t = _their_last_suit(c)
     if t is None or LV[c.last_bid.id] > 3:
         return None
@@ -194,6 +198,9 @@ def takeout_double(c: Ctx):
     # balance lightly only when their opening would be passed out
     light = _balancing(c) and len([x for x in c.calls if x.id]) == 1
     need = 9 if light else (13 if LV[c.last_bid.id] >= 3 else 12)  # balancing: a king lighter
+    if light and LV[c.last_bid.id] == 1 and f.balanced and 15 <= f.hcp <= 18:
+        return DOUBLE, (f"{f.hcp} HCP balanced, too strong for a balancing 1NT (11-14): "
+                        "double, then notrump")
     if f.hcp < need or not _short_in_theirs(c):
         return None
     unbid = _unbid(c)
@@ -205,32 +212,61 @@ def takeout_double(c: Ctx):
         return DOUBLE, f"{f.hcp} HCP, short in their suit, support for the unbid suits: takeout double (SAYC)"
 
 
+def _they_have_a_fit(c: Ctx) -> bool:
+    """They opened a suit and raised it: by the Law of Total Tricks our side has a fit too,
+    so passing them out at a low level costs more than usual."""
+    b = _their_calls(c)
+    return len(b) >= 2 and len(c.their_suits) == 1 and all(x[1:] == b[0][1:] for x in b)
+
+
+def _overcall_judgement(c: Ctx, s: int, lv: int, bal: bool) -> str | None:
+    """Why a simple overcall in ``s`` at ``lv`` is sound, or None when it is not.
+
+    The booklet's ranges (8-16 HCP at the one level, 10-16 at the two level, a good six-card
+    suit at the three level) come first and stay the floor. Where it is silent about the
+    suit, two judgement rules of issue 27 (checked to pay in double-dummy IMPs on the train
+    and validation splits): Klinger's Suit Quality Test (length + honours >= the 8 tricks
+    bid) stands in for two top honours at the two level, so a long suit with one honour is
+    not silenced; and when they have opened and raised (by the Law of Total Tricks we then
+    have a fit too), a five-card suit with two top honours is enough at the three level in
+    a hand of at most five losers (losing-trick count)."""
+    f = c.f
+    if lv == 1:
+        # in the pass-out seat a king lighter (SAYC practice: balance with 3 HCP less)
+        if (5 if bal else 8) <= f.hcp <= 16 and (f.top5[s] >= 2 or f.hcp >= 11):
+            return "overcall (SAYC)"
+    elif lv == 2:
+        if (7 if bal else 10) + (1 if c.we_vul else 0) <= f.hcp <= 16:
+            if f.top5[s] >= 2:
+                return "overcall (SAYC)"
+            if suit_good_enough(f.suit_masks[s], 2):
+                return f"suit quality {f.suit_quality(s)} passes the Suit Quality Test: overcall"
+    elif lv == 3 and 13 <= f.hcp <= 17:
+        if f.lengths[s] >= 6 and f.good_suit(s):
+            return "overcall (SAYC)"
+        if _they_have_a_fit(c) and f.top5[s] >= 2 and f.losing_tricks <= 5:
+            return (f"{f.losing_tricks} losers (losing-trick count) and they have a fit "
+                    "(Law of Total Tricks): overcall")
+    return None
+
+
 @rule(OV)
 def simple_overcall(c: Ctx):
     if c.last_bid is None or c.last_bidder not in (1, 3):
         return None
     f = c.f
     bal = _balancing(c)
-    best = None
+    best, best_why = None, ""
     for s in (3, 2, 1, 0):
         if s in c.their_suits or f.lengths[s] < 5:
             continue
-        lv = c.cheapest_level(s)
-        if lv == 1:
-            # in the pass-out seat a king lighter (SAYC practice: balance with 3 HCP less)
-            ok = (5 if bal else 8) <= f.hcp <= 16 and (f.top5[s] >= 2 or f.hcp >= 11)
-        elif lv == 2:
-            ok = (7 if bal else 10) + (1 if c.we_vul else 0) <= f.hcp <= 16 and f.top5[s] >= 2
-        elif lv == 3:
-            ok = 13 <= f.hcp <= 17 and f.lengths[s] >= 6 and f.good_suit(s)
-        else:
-            ok = False
-        if ok and (best is None or f.lengths[s] > f.lengths[best]):
-            best = s
+        why = _overcall_judgement(c, s, c.cheapest_level(s), bal)
+        if why is not None and (best is None or f.lengths[s] > f.lengths[best]):
+            best, best_why = s, why
     if best is None:
         return None
     lv = c.cheapest_level(best)
-    return bid(lv, best), f"{f.hcp} HCP, {f.lengths[best]}-card {SUIT_NAMES[best]}: overcall (SAYC)"
+    return bid(lv, best), f"{f.hcp} HCP, {f.lengths[best]}-card {SUIT_NAMES[best]}: {best_why}"
 
 
 @rule(OV)
