@@ -53,7 +53,8 @@ def main() -> None:
     ap.add_argument("--curve-every", type=int, default=500, help="updates between curve points")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=Path("results/table3"))
-    ap.add_argument("--plot", type=Path, default=Path("docs/jps_table3.png"))
+    ap.add_argument("--plot", type=Path, default=Path("results/jps_table3.png"),
+                    help="PNG of the curve (docs/jps_table3.png is the figure the docs show: name it to replace it)")
     ap.add_argument("--title", default=None, help="the plot's title")
     args = ap.parse_args()
     runs = dict(r.split("=", 1) for r in args.run)
