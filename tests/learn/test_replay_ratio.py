@@ -67,7 +67,7 @@ def test_replay_ratio_does_not_change_the_training_key():
     assert dataclasses.replace(A2CConfig.cpu(), batch_size=256).training_key() != A2CConfig.cpu().training_key()
 
 
-@pytest.mark.parametrize("folder", ["rl", "rl-next"])
+@pytest.mark.parametrize("folder", ["rl", "rl-next", "league"])
 def test_the_shipped_rl_checkpoint_still_resumes_with_or_without_a_replay_ratio(folder):
     """The command in checkpoints/README.md (cpu preset, --no-hidden-info) must match the
     training key of checkpoints/{rl,rl-next}/state.json, with or without --replay-ratio, and so must a
