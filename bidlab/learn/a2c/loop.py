@@ -178,8 +178,8 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     done = {"eval": state["evals"][-1]["update"] if state["evals"] else None,
             "checkpoint": (state["updates"], time.perf_counter())}
     published = {"league": None}
+    publish_league()  # before the weights: the first publish starts the actors, and their first batch draws from the pool
     actors.publish(state["updates"], *learner.weights())
-    publish_league()
     if not state["evals"]:
         evaluate()
         checkpoint()
