@@ -20,7 +20,7 @@ from bidlab.bridge.calls import Call
 from bidlab.cards import Deal, Hand, Seat
 from bidlab.web.agents import AgentCatalog, shipped_models_dir
 from tests.live_server import live_server
-from tests.web.chromium import CHROMIUM, launch
+from tests.web.chromium import CHROMIUM
 
 SL = shipped_models_dir() / "sl.safetensors"
 needs_sl = pytest.mark.skipif(not SL.is_file(), reason="needs the shipped nn:sl model")
@@ -137,17 +137,14 @@ def test_the_default_partner_is_nn_partner_once_such_a_model_is_shipped(tmp_path
 # -- the page ----------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def page29(app29):
-    from playwright.sync_api import sync_playwright
-
-    with live_server(app29) as url, sync_playwright() as p:
-        b = launch(p)
-        pg = b.new_page(viewport={"width": 1400, "height": 900})
+def page29(app29, browser):
+    with live_server(app29) as url:
+        pg = browser.new_page(viewport={"width": 1400, "height": 900})
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))
         pg.goto(url + "/")
         yield pg
-        b.close()
+        pg.close()
         assert errors == [], errors
 
 
