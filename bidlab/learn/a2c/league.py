@@ -33,6 +33,7 @@ import torch
 
 from bidlab.agents.neural import resolve_model
 from bidlab.agents.registry import AgentSpecError, make_agent
+from bidlab.agents.specs import split_neural_spec
 from bidlab.learn.a2c.config import LeagueConfig, RLTrainingError
 from bidlab.nets import load_model, save_model
 
@@ -217,10 +218,9 @@ def pfsp_weight(recent_imps: float, cfg: LeagueConfig) -> float:
 
 
 def _neural_path_mode(arg: str) -> tuple[str, str]:
-    for mode in ("greedy", "sample"):
-        if arg.endswith(":" + mode):
-            return arg[: -len(mode) - 1], mode
-    return arg, "greedy"
+    """``nn:``'s argument as (model path, mode), the mode greedy unless named."""
+    path, mode = split_neural_spec(arg)
+    return path, mode or "greedy"
 
 
 __all__ = ["SELF", "League", "Member", "check_member_spec", "pfsp_weight"]
