@@ -18,7 +18,8 @@ from pathlib import Path
 
 from bidlab.agents.registry import team_members
 from bidlab.errors import BidlabError
-from bidlab.eval.match import Match, MatchConfig, MatchSummary, match_folder, summarize
+from bidlab.eval.fingerprint import agent_fingerprint
+from bidlab.eval.match import Match, MatchConfig, MatchSummary, changed_agents, match_folder, summarize
 from bidlab.eval.ratings import PairResult
 
 #: Spec prefixes of the agents that search at each call (minutes per board on a CPU).
@@ -52,12 +53,15 @@ class Pairing:
         return Match(self.config, self.folder).boards_done()
 
 
-def _stored_config(folder: Path) -> dict | None:
+def _stored_header(folder: Path) -> dict | None:
     path = folder / "match.json"
     if not path.exists():
         return None
     try:
-        return json.loads(path.read_text()).get("config")
+        header = json.loads(path.read_text())
+        if not isinstance(header, dict):
+            raise AttributeError("not a JSON object")
+        return header
     except (OSError, json.JSONDecodeError, AttributeError) as e:
         raise LeagueError(f"{path} is not a bidlab match file ({e}); move it aside") from None
 
@@ -73,6 +77,7 @@ def plan_league(agents: Sequence[str], boards: int, search_boards: int, *, split
     twice = sorted({a for a in agents if list(agents).count(a) > 1})
     if twice:
         raise LeagueError(f"agent {twice[0]!r} is listed twice; list each agent once")
+    fingerprints = {a: agent_fingerprint(a) for a in agents}
     out = []
     for i, a in enumerate(agents):
         for b in agents[i + 1:]:
@@ -82,12 +87,18 @@ def plan_league(agents: Sequence[str], boards: int, search_boards: int, *, split
             chosen = None
             for cfg, flipped in ((forward, False), (backward, True)):
                 folder = match_folder(cfg, root)
-                old = _stored_config(folder)
-                if old is None:
+                header = _stored_header(folder)
+                if header is None:
                     continue
+                old = header.get("config")
                 if old != cfg.to_json():
                     raise LeagueError(f"{folder} holds a different match ({old}); move it aside, or rerun "
                                       "the league with the settings it was played with")
+                changed = changed_agents(header, cfg, {"a": fingerprints[cfg.agent_a],
+                                                       "b": fingerprints[cfg.agent_b]})
+                if changed:
+                    raise LeagueError(f"{folder} holds games of an earlier {changed[0]!r}: the agent has changed "
+                                      "since (other weights or rules); move the folder aside to replay it")
                 chosen = Pairing(a, b, cfg, folder, flipped)
                 break
             if chosen is None and match_folder(forward, root).exists() and any(match_folder(forward, root).iterdir()):

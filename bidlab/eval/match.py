@@ -45,6 +45,7 @@ from bidlab.envs.rollout import Decision, Scores, duplicate
 from bidlab.envs.state import AuctionState, step_
 from bidlab.errors import BidlabError
 from bidlab.eval.doubled import doubled_contracts
+from bidlab.eval.fingerprint import agent_fingerprint
 from bidlab.fileio import write_json_atomic, write_text_atomic
 from bidlab.runtime.executor import ExecutorConfig, run_tasks
 from bidlab.runtime.progress import plural
@@ -282,6 +283,15 @@ def _progress_channel(backend: str | None, heard: Callable[[tuple], None]) -> It
             manager.shutdown()
 
 
+def changed_agents(stored: dict, cfg: MatchConfig, fingerprints: dict[str, str]) -> list[str]:
+    """The specs of ``cfg`` whose agent is no longer the one a stored match (its
+    ``match.json``) was played with; a match stored before fingerprints were kept is
+    taken as it is."""
+    old = stored.get("fingerprints") or {}
+    return [spec for side, spec in (("a", cfg.agent_a), ("b", cfg.agent_b))
+            if side in old and old[side] != fingerprints[side]]
+
+
 class Match:
     """A match bound to its output folder; :meth:`run` plays the boards not yet played."""
 
@@ -291,6 +301,7 @@ class Match:
         self.deals, self.dd, self.ids = select_deals(cfg)
         self.numbers = np.arange(1, cfg.boards + 1)
         self.n_chunks = math.ceil(cfg.boards / cfg.chunk_size)
+        self.fingerprints = {"a": agent_fingerprint(cfg.agent_a), "b": agent_fingerprint(cfg.agent_b)}
         self._check_or_write_header()
 
     @property
@@ -299,6 +310,7 @@ class Match:
             "type": "bidlab-match",
             "version": bidlab.__version__,
             "config": self.cfg.to_json(),
+            "fingerprints": self.fingerprints,
             "deal_ids": self.ids.astype(int).tolist(),
             "agent_seeds": {
                 "a": [_agent_seed(self.cfg.seed, k, 0) for k in range(self.n_chunks)],
@@ -318,6 +330,10 @@ class Match:
                     f"{self.out} holds a different match ({old.get('config')}); "
                     "use another --out folder, or delete it to start over"
                 )
+            changed = changed_agents(old, self.cfg, self.fingerprints)
+            if changed:
+                raise MatchError(f"{self.out} holds games of an earlier {changed[0]!r}: the agent has changed "
+                                 "since (other weights or rules); move the folder aside or use another --out")
         elif self.out.exists() and any(self.out.iterdir()):
             raise MatchError(f"{self.out} is not empty and holds no match.json; use another --out folder")
         else:
