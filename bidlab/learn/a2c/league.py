@@ -125,11 +125,11 @@ class League:
             self.members.remove(gone)
         self.version += 1
 
-    def add_exploiter(self, name: str, update: int, policy: torch.nn.Module, info: dict) -> Path:
-        """Freeze a main exploiter's ``policy`` into the pool as ``name`` (a model file in
-        ``RUN/league/``, bidding as snapshots do); it stays as long as the run (it is no snapshot,
-        so ``max_snapshots`` does not push it out). Returns the file's path without suffix."""
-        path = self.run / "league" / name.replace("@", "-")
+    def add_exploiter(self, name: str, stem: str, update: int, policy: torch.nn.Module, info: dict) -> Path:
+        """Freeze a main exploiter's ``policy`` into the pool as ``name`` (a model file
+        ``RUN/league/STEM``, bidding as snapshots do); it stays as long as the run (it is no
+        snapshot, so ``max_snapshots`` does not push it out). Returns the file's path without suffix."""
+        path = self.run / "league" / stem
         save_model(path, policy, info={"league": {"main_exploiter": info}})
         mode = "" if self.cfg.snapshot_mode == "greedy" else ":sample"
         self.members = [m for m in self.members if m.name != name]
