@@ -229,8 +229,9 @@ def _partner_settings(partner: str | None, share: float) -> dict:
     return {"partner": partner, "partner_share": share if share > 0 else 0.25}
 
 
-def _league_config(fixed: str, self_share: float, snapshot_every: int, add: list[str]):
-    """The ``--league-*`` options as a :class:`LeagueConfig`, every member checked first."""
+def _league_config(fixed: str, self_share: float, snapshot_every: int, add: list[str], **exploiter):
+    """The ``--league-*`` options as a :class:`LeagueConfig`, every member checked first;
+    ``exploiter``: the main exploiter's settings (``exploiter_share`` ...)."""
     from bidlab.learn.a2c import RLTrainingError
     from bidlab.learn.a2c.config import LeagueConfig
     from bidlab.learn.a2c.league import check_member_spec
@@ -239,7 +240,7 @@ def _league_config(fixed: str, self_share: float, snapshot_every: int, add: list
     try:
         for spec in (*members, *add):
             check_member_spec(spec)
-        return LeagueConfig(fixed=members, self_share=self_share, snapshot_every=snapshot_every)
+        return LeagueConfig(fixed=members, self_share=self_share, snapshot_every=snapshot_every, **exploiter)
     except RLTrainingError as e:
         raise OptionError(str(e)) from None
 
@@ -300,6 +301,11 @@ def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_addres
             if ev.get("league_table"):
                 pool = "  league " + " ".join(f"{r['name']} {r['recent']:+.2f}" for r in ev["league_table"]
                                               if r["name"] != "self" and r["boards"])
+            if ev.get("exploiter"):
+                x = ev["exploiter"]
+                pool += (f"  exploiter#{x['generation']} upd {x['updates']} vs learner "
+                         f"{x['recent']:+.2f}" if x["boards"] else f"  exploiter#{x['generation']} burn-in")
+                pool += f" added {len(x['added'])}" if x["added"] else ""
             task.note(f"upd {ev['updates']}  IMPs vs {vs} {live} (best {best['imps']:+.2f})  "
                       f"gen {ev['generated_per_s']:.0f}/s learn {ev['learned_per_s']:.0f}/s  "
                       f"H {m.get('entropy', 0):.3f} v {m.get('value', 0):.3f}{found}{pool}")
@@ -318,7 +324,24 @@ def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_addres
                   f"{out}/best.safetensors (bid with nn:{out}/best)")
     if state.get("league"):
         _print_league(state["league"])
+    if state.get("exploiter"):
+        _print_main_exploiter(state["exploiter"])
     return state
+
+
+def _print_main_exploiter(x: dict) -> None:
+    """The main exploiter at the end: the current one's running and validation IMPs against the
+    learner, and the members it added to the pool."""
+    last = x["evals"][-1] if x["evals"] else None
+    val = "no validation match yet" if last is None else (
+        f"last validation {last['imps']:+.2f} ± {last['se']:.2f} at its update {last['exploiter_update']}, "
+        f"best {x['best']:+.2f}")
+    console.print(f"main exploiter #{x['generation']} (from learner update {x['since']}, {x['updates']} updates): "
+                  f"{x['recent']:+.2f} IMPs/board running vs the learner on {x['boards']} boards; {val}",
+                  highlight=False)
+    added = ", ".join(f"{a['name']} ({a['updates']} updates, best {a['best']:+.2f})" if a["best"] is not None
+                      else f"{a['name']} ({a['updates']} updates)" for a in x["added"])
+    console.print(f"exploiters added to the pool: {added or 'none yet'}", highlight=False)
 
 
 def _print_league(league: dict) -> None:
@@ -383,6 +406,15 @@ def train_rl_cmd(
                                               help="With --league: updates between frozen snapshots (0: none)."),
     league_add: list[str] = typer.Option([], "--league-add", help="With --league: an agent spec to add to the pool, "
                                          "e.g. an exploiter nn:runs/exploit/final (repeatable)."),
+    league_exploiter: float = typer.Option(0.0, "--league-exploiter", help="With --league: run a main exploiter "
+                                           "beside the learner, bidding this share of the actors' batches against "
+                                           "a frozen copy of it; it joins the pool when it stops improving (local backend)."),
+    league_exploiter_eval_every: int = typer.Option(500, "--league-exploiter-eval-every", help="With "
+                                                    "--league-exploiter: its updates between validation matches against the learner."),
+    league_exploiter_patience: int = typer.Option(3, "--league-exploiter-patience", help="With --league-exploiter: "
+                                                  "evaluations without a new best before it joins the pool (0: at the first)."),
+    league_exploiter_max_updates: int = typer.Option(0, "--league-exploiter-max-updates", help="With "
+                                                     "--league-exploiter: it joins the pool at this many updates at the latest (0: no limit)."),
     anchor: str = typer.Option(None, "--anchor", help="Anchor policy (nn spec, e.g. nn:sl): adds lambda * KL(pi || "
                                "anchor) per decision (piKL, Jacob et al. 2022), to keep the policy readable."),
     anchor_weight: float = typer.Option(0.0, "--anchor-weight", help="lambda of --anchor (>= 0)."),
@@ -421,6 +453,14 @@ def train_rl_cmd(
     if not league and (league_add or league_fixed != "sayc,nn:sl" or league_self != 0.5
                        or league_snapshot_every != 2500):
         raise OptionError("--league-fixed, --league-self, --league-snapshot-every and --league-add need --league")
+    exploiter_kw = {"exploiter_share": league_exploiter, "exploiter_eval_every": league_exploiter_eval_every,
+                    "exploiter_patience": league_exploiter_patience,
+                    "exploiter_max_updates": league_exploiter_max_updates}
+    if not league and (league_exploiter or league_exploiter_eval_every != 500 or league_exploiter_patience != 3
+                       or league_exploiter_max_updates):
+        raise OptionError("--league-exploiter and its settings need --league")
+    if league_exploiter and backend != "local":
+        raise OptionError(f"--league-exploiter runs with --backend local only, not --backend {backend}")
     check_output_folder(out)
     check_device(device)
     if jps_1search and jps is None:
@@ -450,7 +490,7 @@ def train_rl_cmd(
     kw.update(checkpoint_seconds=checkpoint_seconds, **_anchor_settings(anchor, anchor_weight),
               **_partner_settings(partner, partner_share))
     if league:
-        kw["league"] = _league_config(league_fixed, league_self, league_snapshot_every, league_add)
+        kw["league"] = _league_config(league_fixed, league_self, league_snapshot_every, league_add, **exploiter_kw)
     try:
         cfg = make_config(preset, **kw)
     except BidlabError as e:

@@ -17,6 +17,8 @@ One module per piece:
   evaluation against the SL policy on validation deals, TensorBoard, checkpoints and resume.
 - :mod:`.league`: league self-play (a pool of opponents drawn by prioritized fictitious self-play)
   and exploiters, on top of the same actor, learner and loop.
+- :mod:`.main_exploiter`: a main exploiter beside the league learner (its own learner and
+  replay, against a frozen copy of the learner), frozen into the pool when it stops improving.
 
 Decisions on the points the paper leaves open (``../shared/notes/qiu-bmcs-notes.md`` §1-2
 says what the authors' code does):

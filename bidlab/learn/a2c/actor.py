@@ -16,7 +16,7 @@ from bidlab.envs.rollout import Decision, rollout, score
 from bidlab.envs.scoring import imps_array
 from bidlab.envs.state import AuctionState, init, observe, observe636
 from bidlab.learn.a2c.config import A2CConfig, RLTrainingError
-from bidlab.learn.a2c.league import SELF
+from bidlab.learn.a2c.league import EXPLOITER, SELF
 from bidlab.learn.a2c.targets import SearchHook
 from bidlab.learn.a2c.transitions import duplicate_rewards
 from bidlab.nets import NetConfig, build
@@ -28,8 +28,11 @@ class _SamplingPolicy:
 
     name = "rl-selfplay"
 
-    def __init__(self, actor: SelfPlayActor):
+    def __init__(self, actor: SelfPlayActor, nets: tuple[torch.nn.Module, torch.nn.Module] | None = None):
         self.actor = actor
+        # the nets that bid: the learner's, or (a main exploiter's batch) the exploiter's, without an anchor
+        self.policy, self.value = nets or (actor.policy, actor.value)
+        self.anchor = actor.anchor if nets is None else None
         self.last: tuple[np.ndarray, np.ndarray] | None = None
 
     def decide(self, state: AuctionState, explain: bool = False) -> Decision:
@@ -39,14 +42,14 @@ class _SamplingPolicy:
         h = observe636(state) if a.cfg.hidden_info else x
         legal = torch.from_numpy(state.legal)
         with torch.inference_mode():
-            logits = a.policy(torch.from_numpy(x)).masked_fill(~legal, float("-inf"))
+            logits = self.policy(torch.from_numpy(x)).masked_fill(~legal, float("-inf"))
             logp = torch.log_softmax(logits, dim=-1)
             calls = torch.multinomial(logp.exp(), 1, generator=a.gen).squeeze(1)
             lp = logp.gather(1, calls[:, None]).squeeze(1)
-            v = a.value(torch.from_numpy(h))
+            v = self.value(torch.from_numpy(h))
             anchor = None
-            if a.anchor is not None:  # the anchor's probabilities, batched with the policy's forward
-                anchor = torch.softmax(a.anchor(torch.from_numpy(x)).masked_fill(~legal, float("-inf")), dim=-1)
+            if self.anchor is not None:  # the anchor's probabilities, batched with the policy's forward
+                anchor = torch.softmax(self.anchor(torch.from_numpy(x)).masked_fill(~legal, float("-inf")), dim=-1)
                 anchor = anchor.numpy().astype(np.float16)
         a.net_seconds += time.perf_counter() - t0
         self.last = (lp.numpy().astype(np.float32), v.numpy().astype(np.float32), anchor)
@@ -70,7 +73,12 @@ class SelfPlayActor:
     and East-West at table 1, the learner at North/East or South/West by the dice, the
     learner at the other three seats; every call of the learner is a transition, the
     partner's are not. So the policy learns to partner a player of the partner's system, and
-    to play against such a pair."""
+    to play against such a pair.
+
+    With a main exploiter (:meth:`set_exploiter`, :mod:`bidlab.learn.a2c.main_exploiter`), a
+    share of the batches is bid by the exploiter (team 0, as the learner against a member)
+    against a frozen copy of the learner; those transitions are the exploiter's calls only, and
+    the batch is labelled ``opponent = "main-exploiter"`` with the exploiter's generation."""
 
     def __init__(self, cfg: A2CConfig, seed: int, split: str = "train", search_hook: SearchHook | None = None):
         from bidlab.dd import shipped_store
@@ -95,6 +103,29 @@ class SelfPlayActor:
         self.opponents: dict[str, AgentBase] = {}
         self.shares: dict[str, float] = {}
         self.partner = None if not cfg.partner else make_agent(cfg.partner, int(seed) + 1)
+        self.exploiter_rng = np.random.default_rng([seed, 37])  # its own stream, as the league's
+        self.exploiter_version = -1
+        self.exploiter_generation = -1
+        self.exploiter_share = 0.0
+        self.exploiter_nets: tuple[torch.nn.Module, torch.nn.Module] | None = None
+        self.exploiter_target: NeuralAgent | None = None
+
+    def set_exploiter(self, payload: dict) -> None:
+        """Load a main exploiter's nets, its target's weights and its share of the batches
+        (:meth:`MainExploiter.actor_payload`)."""
+        if self.exploiter_nets is None:
+            self.exploiter_nets = (build(self.cfg.policy).eval(), build(self.cfg.value).eval())
+            seed = int(np.random.SeedSequence([self.seed, 41]).generate_state(1)[0])
+            self.exploiter_target = NeuralAgent(build(self.cfg.policy).eval(), mode=payload["target_mode"], seed=seed)
+            self.exploiter_target.name = "learner"
+        policy, value = self.exploiter_nets
+        with torch.no_grad():
+            policy.load_state_dict({k: torch.as_tensor(v) for k, v in payload["policy"].items()})
+            value.load_state_dict({k: torch.as_tensor(v) for k, v in payload["value"].items()})
+            self.exploiter_target.net.load_state_dict({k: torch.as_tensor(v) for k, v in payload["target"].items()})
+        self.exploiter_version = int(payload["version"])
+        self.exploiter_generation = int(payload["generation"])
+        self.exploiter_share = float(payload["share"])
 
     def set_weights(self, version: int, policy: dict, value: dict) -> None:
         """Load the learner's weights (tensors or numpy arrays) tagged with ``version``."""
@@ -142,10 +173,16 @@ class SelfPlayActor:
         and return their transitions: :data:`REPLAY_COLUMNS` plus ``v`` (the actor's v(h)),
         ``row`` (table row), ``length`` (calls before this one), per-board ``imps`` and the
         ``opponent`` member's name. ``opponent``: a pool member (default: drawn by the
-        league's shares; ``self`` without a league); against one, ``imps`` are the learner's."""
+        league's shares; ``self`` without a league); against one, ``imps`` are the learner's.
+        ``opponent="main-exploiter"`` (or drawn by its share): the main exploiter bids against
+        the learner's frozen copy; ``imps`` and the transitions are the exploiter's."""
         t0 = time.perf_counter()
+        if opponent is None and self.exploiter_share > 0 and self.exploiter_rng.random() < self.exploiter_share:
+            opponent = EXPLOITER
         opponent = self.draw_opponent() if opponent is None else opponent
-        if opponent != SELF and opponent not in self.opponents:
+        if opponent == EXPLOITER and self.exploiter_nets is None:
+            raise RLTrainingError("no main exploiter at this actor")
+        if opponent not in (SELF, EXPLOITER) and opponent not in self.opponents:
             raise RLTrainingError(f"no league member {opponent!r} at this actor")
         n = int(boards or self.cfg.boards_per_batch)
         if deal_rows is None:
@@ -155,8 +192,8 @@ class SelfPlayActor:
         vul = self.rng.integers(0, 4, n) if vulnerability is None else np.broadcast_to(vulnerability, (n,))
         deals, dd = self.deals[deal_rows], self.dd[deal_rows]
         state = init(np.concatenate([deals, deals]), np.tile(dealer, 2), np.tile(vul, 2))
-        pol = _SamplingPolicy(self)
-        keys = ("row", "length", "obs", "seat", "code", "call", "logp", "v") + (("anchor",) if self.anchor is not None else ())
+        pol = _SamplingPolicy(self, self.exploiter_nets if opponent == EXPLOITER else None)
+        keys = ("row", "length", "obs", "seat", "code", "call", "logp", "v") + (("anchor",) if pol.anchor is not None else ())
         parts: dict[str, list[np.ndarray]] = {k: [] for k in keys}
 
         partnered = (opponent == SELF and self.partner is not None and self.cfg.partner_share > 0
@@ -172,7 +209,7 @@ class SelfPlayActor:
         elif opponent == SELF:
             policies, seat_policy = [pol], np.zeros(4, np.int64)
         else:
-            policies = [pol, self.opponents[opponent]]
+            policies = [pol, self.exploiter_target if opponent == EXPLOITER else self.opponents[opponent]]
             seat_policy = np.empty((2 * n, 4), np.int64)
             seat_policy[:n] = (0, 1, 0, 1)  # the learner North-South at table 0 ...
             seat_policy[n:] = (1, 0, 1, 0)  # ... and East-West at table 1: team 0 at both
@@ -200,6 +237,8 @@ class SelfPlayActor:
         out["reward"] = duplicate_rewards(imps, out["row"], out["seat"], n)
         out["imps"] = imps
         out["opponent"] = opponent
+        if opponent == EXPLOITER:
+            out["exploiter"] = np.array(self.exploiter_generation)
         self.generated += len(out["call"])
         # the joint search assumes all four seats bid with the policy: it runs on self-play batches
         if self.search_hook is not None and opponent == SELF:

@@ -35,6 +35,7 @@ class LocalBackend:
         self._weights: tuple | None = None
         self._league: tuple[int, list[dict]] | None = None
         self._shares: dict[str, float] = {}
+        self._exploiter: dict | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._errors: list[BaseException] = []
@@ -56,11 +57,18 @@ class LocalBackend:
                 self._league = (version, members)
             self._shares = dict(shares)
 
+    def publish_exploiter(self, payload: dict) -> None:
+        """A main exploiter's weights, target and share (:meth:`MainExploiter.actor_payload`)."""
+        with self._lock:
+            self._exploiter = payload
+
     def _run(self, actor: SelfPlayActor) -> None:
         try:
             while not self._stop.is_set():
                 with self._lock:
-                    w, league, shares = self._weights, self._league, self._shares
+                    w, league, shares, ex = self._weights, self._league, self._shares, self._exploiter
+                if ex is not None and ex["version"] != actor.exploiter_version:
+                    actor.set_exploiter(ex)
                 if w is not None and w[0] != actor.version:
                     actor.set_weights(*w)
                 if league is not None and league[0] != actor.league_version:

@@ -13,12 +13,14 @@ from bidlab.learn.a2c.learner import Learner
 from bidlab.nets import load_optimizer, optimizer_tensors
 
 
-def save_checkpoint(out: Path, learner: Learner, state: dict) -> None:
+def save_checkpoint(out: Path, learner: Learner, state: dict, extra: dict | None = None) -> None:
     """Weights, optimizer moments and counters in one safetensors file (the counters in its
-    metadata, so they are replaced together in one atomic rename); state.json is a readable copy."""
+    metadata, so they are replaced together in one atomic rename); state.json is a readable copy.
+    ``extra``: more tensors for the same file (a main exploiter's, under their own prefix)."""
     from safetensors.torch import save
 
-    tensors = {f"policy.{k}": v.detach().cpu().contiguous() for k, v in learner.policy.state_dict().items()}
+    tensors = dict(extra or {})
+    tensors.update({f"policy.{k}": v.detach().cpu().contiguous() for k, v in learner.policy.state_dict().items()})
     tensors.update({f"value.{k}": v.detach().cpu().contiguous() for k, v in learner.value.state_dict().items()})
     tp, ep = optimizer_tensors(learner.opt_policy, "opt_policy")
     tv, evv = optimizer_tensors(learner.opt_value, "opt_value")
@@ -36,6 +38,19 @@ def checkpoint_state(path: Path) -> dict:
     try:
         with safe_open(str(path), framework="pt") as f:
             return json.loads((f.metadata() or {})["state"])
+    except Exception as e:  # a truncated or foreign file
+        raise RLTrainingError(f"{path} is not a readable checkpoint ({e})") from None
+
+
+def checkpoint_tensors(out: Path, prefix: str) -> dict:
+    """The tensors of a run's checkpoint file whose names start with ``prefix`` (all of them, names
+    unchanged); none for a checkpoint written without them."""
+    from safetensors import safe_open
+
+    path = out / "checkpoint.safetensors"
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            return {k: f.get_tensor(k) for k in f.keys() if k.startswith(prefix)}
     except Exception as e:  # a truncated or foreign file
         raise RLTrainingError(f"{path} is not a readable checkpoint ({e})") from None
 

@@ -28,7 +28,11 @@ class LeagueConfig:
     sigmoid(recent IMPs/board of the learner against m / imps_scale)``, the learner's
     expectation of winning a board against it, so the members it does worst against come most
     often and none drops out. Kita et al. 2024 found a pool of past policies worth about +0.35
-    IMPs/deal over plain self-play in bridge bidding."""
+    IMPs/deal over plain self-play in bridge bidding.
+
+    ``exploiter_share > 0`` runs a main exploiter beside the learner (AlphaStar's: trained only
+    against the learner, frozen into the pool when it stops improving, then started again);
+    :mod:`bidlab.learn.a2c.main_exploiter` says how."""
 
     fixed: tuple[str, ...] = ("sayc", "nn:sl")  # fixed agents in the pool (agent specs)
     self_share: float = 0.5          # share of batches of plain self-play
@@ -39,6 +43,11 @@ class LeagueConfig:
     floor: float = 0.05
     imps_scale: float = 1.0
     horizon: int = 4000              # boards in a member's running mean (older boards fade)
+    # a main exploiter beside the learner (:mod:`bidlab.learn.a2c.main_exploiter`); 0: none
+    exploiter_share: float = 0.0     # share of the actors' batches bid by the exploiter against the learner
+    exploiter_eval_every: int = 500  # exploiter updates between its validation matches against the learner
+    exploiter_patience: int = 3      # evaluations without a new best before it joins the pool (0: at the first)
+    exploiter_max_updates: int = 0   # it joins the pool at this many updates at the latest (0: no limit)
 
     def __post_init__(self) -> None:
         checks = [(0 <= self.self_share <= 1, f"--league-self must be in [0, 1], got {self.self_share}"),
@@ -49,7 +58,14 @@ class LeagueConfig:
                   (self.pfsp_power > 0 and 0 <= self.floor <= 1 and self.imps_scale > 0 and self.horizon >= 1,
                    "league weights need pfsp_power > 0, 0 <= floor <= 1, imps_scale > 0, horizon >= 1"),
                   (self.self_share > 0 or self.fixed or self.snapshot_every,
-                   "a league with no self-play share needs fixed members or snapshots")]
+                   "a league with no self-play share needs fixed members or snapshots"),
+                  (0 <= self.exploiter_share < 1, f"--league-exploiter must be in [0, 1), got {self.exploiter_share}"),
+                  (self.exploiter_eval_every >= 1,
+                   f"--league-exploiter-eval-every must be >= 1, got {self.exploiter_eval_every}"),
+                  (self.exploiter_patience >= 0,
+                   f"--league-exploiter-patience must be >= 0, got {self.exploiter_patience}"),
+                  (self.exploiter_max_updates >= 0,
+                   f"--league-exploiter-max-updates must be >= 0, got {self.exploiter_max_updates}")]
         for ok, msg in checks:
             if not ok:
                 raise RLTrainingError(msg)

@@ -10,7 +10,9 @@ weights are made):
 - frozen snapshots of the learner, one at the start of the league and one every
   ``snapshot_every`` updates, saved as plain model files in ``RUN/league/`` (so each one
   also bids in ``bidlab match`` as ``nn:RUN/league/snap-NNNNNN``);
-- members added by hand, such as exploiters (``--league-add nn:runs/exploit/final``).
+- members added by hand, such as exploiters (``--league-add nn:runs/exploit/final``);
+- frozen main exploiters (``exploiter@UPDATE``, :mod:`bidlab.learn.a2c.main_exploiter`), files in
+  ``RUN/league/`` as the snapshots'.
 
 Each member's running result is the learner's IMPs/board against it, as a mean over its
 last ``horizon`` boards (an exponential fade: the learner changes, so old boards say less).
@@ -38,14 +40,16 @@ from bidlab.learn.a2c.config import LeagueConfig, RLTrainingError
 from bidlab.nets import load_model, save_model
 
 SELF = "self"
+FROZEN_KINDS = ("snapshot", "exploiter")  # members whose weights are files in RUN/league/
+EXPLOITER = "main-exploiter"  # the opponent label of batches bid by the main exploiter (not a member)
 
 
 @dataclass
 class Member:
     """One opponent team of the pool and the learner's results against it."""
 
-    name: str          # "self", the spec of a fixed agent, "snap@UPDATE", or the spec added
-    kind: str          # "self" | "fixed" | "snapshot" | "added"
+    name: str          # "self", the spec of a fixed agent, "snap@UPDATE", "exploiter@UPDATE", or the spec added
+    kind: str          # "self" | "fixed" | "snapshot" | "added" | "exploiter"
     spec: str          # an agent spec that builds it ("" for self)
     since: int = 0     # learner update when it joined
     boards: int = 0
@@ -121,6 +125,18 @@ class League:
             self.members.remove(gone)
         self.version += 1
 
+    def add_exploiter(self, name: str, stem: str, update: int, policy: torch.nn.Module, info: dict) -> Path:
+        """Freeze a main exploiter's ``policy`` into the pool as ``name`` (a model file
+        ``RUN/league/STEM``, bidding as snapshots do); it stays as long as the run (it is no
+        snapshot, so ``max_snapshots`` does not push it out). Returns the file's path without suffix."""
+        path = self.run / "league" / stem
+        save_model(path, policy, info={"league": {"main_exploiter": info}})
+        mode = "" if self.cfg.snapshot_mode == "greedy" else ":sample"
+        self.members = [m for m in self.members if m.name != name]
+        self.members.append(Member(name, "exploiter", f"nn:{path.resolve()}{mode}", update))
+        self.version += 1
+        return path
+
     # -- weights and results -------------------------------------------------------------------
 
     def probabilities(self) -> dict[str, float]:
@@ -186,7 +202,7 @@ class League:
         league = cls(cfg or stored, [Member(**m) for m in d["members"]], run, d.get("version", 0))
         league.dropped = list(d.get("dropped", []))
         for m in list(league.members):
-            if m.kind == "snapshot":
+            if m.kind in FROZEN_KINDS:
                 path, _ = _neural_path_mode(m.spec[3:])
                 if not _snapshot_file(path, run).is_file():
                     # a run folder copied without its league/ files (a checkpoint committed to
@@ -223,4 +239,4 @@ def _neural_path_mode(arg: str) -> tuple[str, str]:
     return path, mode or "greedy"
 
 
-__all__ = ["SELF", "League", "Member", "check_member_spec", "pfsp_weight"]
+__all__ = ["EXPLOITER", "FROZEN_KINDS", "SELF", "League", "Member", "check_member_spec", "pfsp_weight"]

@@ -12,13 +12,14 @@ import numpy as np
 import torch
 
 from bidlab.learn.a2c.backends import LocalBackend, RayBackend
-from bidlab.learn.a2c.checkpoint import load_checkpoint, save_checkpoint
+from bidlab.learn.a2c.checkpoint import checkpoint_tensors, load_checkpoint, save_checkpoint
 from bidlab.learn.a2c.config import A2CConfig, RLTrainingError
 from bidlab.learn.a2c.distill import DistillConfig, distill
 from bidlab.learn.a2c.evaluation import evaluate_against, evaluation_opponent, validation_deals
 from bidlab.learn.a2c.league import League, check_member_spec
 from bidlab.learn.a2c.learner import Learner
 from bidlab.learn.a2c.limiter import ReplayRatioLimiter
+from bidlab.learn.a2c.main_exploiter import EXPLOITER, PREFIX, MainExploiter, check_exploiter_backend
 from bidlab.learn.a2c.targets import SearchTraining, TargetQueue, add_search_targets
 from bidlab.learn.a2c.transitions import insert_priorities, replay_columns
 from bidlab.learn.replay import ReplayBuffer
@@ -54,6 +55,8 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     as a league run, whose pool then starts at its current update; ``league_add``: agent
     specs that join the pool (exploiters). ``opponent``: the agent of the periodic
     evaluation, a spec (``sayc``, ``nn:rl``) or a model path (``sl``).
+    ``cfg.league.exploiter_share > 0``: a main exploiter beside the learner
+    (:mod:`bidlab.learn.a2c.main_exploiter`), its state in the checkpoint and ``state["exploiter"]``.
 
     A checkpoint is written every ``checkpoint_every`` updates and whenever
     ``checkpoint_seconds`` have passed since the last one, so a kill loses at most that much;
@@ -68,6 +71,7 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
         raise RLTrainingError("give a budget: --minutes or --updates")
     if backend not in ("local", "ray"):
         raise RLTrainingError(f"unknown backend {backend!r}; choose local or ray")
+    check_exploiter_backend(cfg, backend)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(cfg.seed)
@@ -120,6 +124,15 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
         for spec in league_add:
             league.add(check_member_spec(spec), "added", state["updates"])
         state["league"] = league.to_json()
+    exploiter = None
+    if cfg.league is not None and cfg.league.exploiter_share > 0:
+        exploiter = MainExploiter(cfg, out, device, run_seed)
+        ck = out / "checkpoint.safetensors"
+        if not exploiter.restore(state.get("exploiter"), checkpoint_tensors(out, PREFIX) if ck.exists() else {}):
+            exploiter.start(state["updates"], learner)  # a new run, or a checkpoint without one
+        state["exploiter"] = exploiter.checkpoint()[1]
+    else:
+        state.pop("exploiter", None)  # resumed without --league-exploiter: its frozen members stay in the pool
     ev = validation_deals(cfg.eval_boards, cfg.seed)
     opp = evaluation_opponent(opponent)
     writer = SummaryWriter(str(out / "tb"), purge_step=state["updates"] or None)
@@ -159,11 +172,50 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
                 members = []  # unchanged: the backends keep the members they have
             actors.publish_league(league.version, members, league.probabilities())
 
+    def publish_exploiter() -> None:
+        if exploiter is not None:
+            actors.publish_exploiter(exploiter.actor_payload(cfg.league.exploiter_share))
+
+    def exploiter_ratio() -> float:
+        """The learner's learned / generated transitions: the exploiter keeps the same ratio."""
+        if cfg.replay_ratio is not None:
+            return cfg.replay_ratio
+        return state["learned"] / max(1, state["generated"] - cfg.burn_in)
+
+    def exploiter_may_step() -> bool:
+        return exploiter is not None and exploiter.may_step(exploiter_ratio())
+
+    def exploiter_step() -> float:
+        """One exploiter update; its evaluation when due; into the pool and a new one when it
+        stopped. Returns the seconds its evaluation took (not training time)."""
+        exploiter.step()
+        eval_seconds = 0.0
+        u, xs = state["updates"], exploiter.state
+        if xs["updates"] % cfg.sync_every == 0:
+            exploiter.version += 1
+            publish_exploiter()
+        if exploiter.eval_due():
+            t0 = time.perf_counter()
+            point = exploiter.evaluate(u, learner.policy, ev)
+            eval_seconds = time.perf_counter() - t0
+            writer.add_scalar("exploiter/eval_imps_vs_learner", point["imps"], u)
+        if exploiter.stopped():
+            name = exploiter.freeze(u, league)
+            writer.add_scalar("exploiter/added", len(xs["added"]), u)
+            writer.add_text("exploiter/joined", f"{name} after {xs['updates']} updates (best {xs['best']})", u)
+            exploiter.start(u, learner)
+            publish_league()
+            publish_exploiter()
+        return eval_seconds
+
     def checkpoint() -> None:
         if league is not None:
             state["league"] = league.to_json()
         done["checkpoint"] = (state["updates"], time.perf_counter())
-        save_checkpoint(out, learner, state)
+        extra = None
+        if exploiter is not None:
+            extra, state["exploiter"] = exploiter.checkpoint()
+        save_checkpoint(out, learner, state, extra)
         # the run's latest policy as a plain model file (nn:RUN/final), beside the best on validation
         info = {"rl": {"init": init, "config": cfg.to_json(), "update": state["updates"], "opponent": opponent}}
         save_model(out / "final", learner.policy, info=info)
@@ -179,6 +231,7 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
             "checkpoint": (state["updates"], time.perf_counter())}
     published = {"league": None}
     publish_league()  # before the weights: the first publish starts the actors, and their first batch draws from the pool
+    publish_exploiter()
     actors.publish(state["updates"], *learner.weights())
     if not state["evals"]:
         evaluate()
@@ -187,7 +240,12 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     try:
         clock = time.perf_counter()
         while budget_left():
-            for batch in actors.poll(block=not (replay.ready and limiter.learner_may_step())):
+            for batch in actors.poll(block=not (replay.ready and limiter.learner_may_step()) and not exploiter_may_step()):
+                if exploiter is not None and batch["opponent"] == EXPLOITER:
+                    # the exploiter's calls: its replay only, never the learner's
+                    limiter.add_inserted(len(batch["call"]))
+                    exploiter.add(batch)
+                    continue
                 cols = {k: batch[k] for k in columns}
                 replay.add(cols, insert_priorities(batch, cfg.alpha))
                 state["generated"] += len(batch["call"])
@@ -212,6 +270,9 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
                 u = state["updates"]
                 if league is not None and cfg.league.snapshot_every and u % cfg.league.snapshot_every == 0:
                     league.add_snapshot(u, learner.policy)
+                    if exploiter is not None:
+                        exploiter.refresh_target(u, learner.policy)
+                        publish_exploiter()
                 if u % cfg.sync_every == 0:
                     actors.publish(u, *learner.weights())
                     publish_league()
@@ -223,6 +284,12 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
                         for row in league.table():
                             writer.add_scalar(f"league/imps_recent/{row['name']}", row["recent"], u)
                             writer.add_scalar(f"league/share/{row['name']}", row["p"], u)
+                    if exploiter is not None:
+                        writer.add_scalar("exploiter/imps_recent_vs_learner", exploiter.state["recent"], u)
+                        writer.add_scalar("exploiter/updates", exploiter.state["updates"], u)
+                        writer.add_scalar("exploiter/added", len(exploiter.state["added"]), u)
+            if exploiter_may_step():
+                clock += exploiter_step()  # its evaluation's time is not training time
             now = time.perf_counter()
             state["seconds"] += now - clock
             clock = now
@@ -245,6 +312,7 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
                 progress({**state, **rates, "metrics": metrics, "replay": len(replay), "burn_in": cfg.burn_in,
                           "budget_updates": updates, "budget_seconds": None if minutes is None else minutes * 60,
                           "league_table": None if league is None else league.table(),
+                          "exploiter": None if exploiter is None else exploiter.summary(),
                           "checkpointed": done["checkpoint"][0]})
         if state["evals"][-1]["update"] != state["updates"]:
             evaluate()
