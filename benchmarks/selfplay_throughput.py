@@ -18,8 +18,13 @@ against a pool of sayc, nn:sl and a snapshot of the start, only the learner's ca
 beside plain self-play, at the same settings, and prints the league's rates as ratios against
 plain self-play measured in the same process.
 
+With ``--net 4x1024`` (issue #26's capacity question) the ``cpu`` preset's actor and learner
+are also measured with that policy shape (random weights: the speed does not depend on them)
+and printed as ratios against the shipped 4 x 512 measured in the same process: a wider net
+wins only if its strength per CPU-hour makes up for these ratios.
+
     python benchmarks/selfplay_throughput.py [--seconds 20] [--presets cpu,paper] [--loop-seconds 60]
-        [--replay-ratios none,0.5] [--batch-size 512] [--threads 1] [--league]
+        [--replay-ratios none,0.5] [--batch-size 512] [--threads 1] [--league] [--net 4x1024]
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from dataclasses import replace
 
 import numpy as np
 import torch
@@ -43,6 +49,7 @@ from bidlab.learn.a2c import (
     train_rl,
 )
 from bidlab.learn.a2c.config import LeagueConfig
+from bidlab.learn.a2c.distill import parse_net
 from bidlab.learn.replay import ReplayBuffer
 from bidlab.nets import build
 
@@ -101,6 +108,7 @@ def main() -> None:
     ap.add_argument("--batch-size", type=int, default=None, help="learner batch size of the full loop (default: preset)")
     ap.add_argument("--league", action="store_true", help="also run the full loop as league self-play")
     ap.add_argument("--loop-only", action="store_true", help="skip the actor and learner measurements")
+    ap.add_argument("--net", default=None, help="also measure the cpu preset with this policy shape, e.g. 4x1024")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s) per worker")
@@ -121,6 +129,12 @@ def main() -> None:
               f"env share of actor time {env_share:.0%}")
         print(f"[{name}] learner (batch {cfg.batch_size}): {learn:,.0f} transitions/s learned "
               f"({learn / base:.2f}x baseline); learned/generated capacity ratio {learn / gen:.2f}")
+        if name == "cpu" and args.net:
+            wide = replace(cfg, policy=parse_net(args.net, cfg.policy))
+            wide_gen, _ = actor_rate(wide, None, args.seconds)
+            wide_learn = learner_rate(wide, None, args.seconds)
+            print(f"[{name}] policy {args.net} / {cfg.policy.layers}x{cfg.policy.hidden}: generated "
+                  f"{wide_gen:,.0f}/s ({wide_gen / gen:.2f}x), learned {wide_learn:,.0f}/s ({wide_learn / learn:.2f}x)")
         if name == "cpu" and args.loop_seconds > 0:
             for ratio in args.replay_ratios.split(","):
                 compare_loops(name, init_spec, args.loop_seconds, None if ratio == "none" else float(ratio),
