@@ -10,6 +10,7 @@ from rich.console import Console
 from bidlab.cli._checks import OptionError, check_output_file, check_output_folder, check_positive
 from bidlab.errors import BidlabError
 from bidlab.runtime.progress import from_counts, plural, progress_display
+from bidlab.runtime.stats import Estimate
 
 data_app = typer.Typer(help="Expert auctions for supervised learning: generate or import.", no_args_is_help=True)
 train_app = typer.Typer(help="Train networks: sl (supervised policy from expert auctions), rl (A2C self-play).",
@@ -545,9 +546,11 @@ def train_exploit_cmd(
     import torch
 
     from bidlab.agents.specs import check_agent_spec
+    from bidlab.eval.doubled import doubled_contracts, doubled_line
+    from bidlab.eval.match import Match, MatchConfig
     from bidlab.learn.a2c import RLTrainingError, make_config
     from bidlab.learn.a2c.config import LeagueConfig
-    from bidlab.learn.a2c.exploit import exploiter_init, test_against
+    from bidlab.learn.a2c.exploit import exploiter_init
 
     if minutes is None and updates is None:
         raise OptionError("give a budget: --minutes or --updates")
@@ -579,10 +582,17 @@ def train_exploit_cmd(
         _say_resuming(out, load_state(out))
     state = _run_training(out, cfg, init=start, minutes=minutes, updates=updates, backend=backend,
                           ray_address=ray_address, device=device, opponent=target)
-    m, se = test_against(out / "final", target, test_boards, seed)
-    console.print(f"exploiter vs {target}: {m:+.2f} ± {se:.2f} IMPs/board on {test_boards} test boards "
+    # the test match is an ordinary stored match (RUN/test): resumable, with its doubled contracts
+    exploiter = f"nn:{out}/final"
+    match = Match(MatchConfig(exploiter, target, "test", test_boards, seed), out / "test")
+    with progress_display(console) as display:
+        task = display.task("test match")
+        summary = match.run(progress=from_counts(task), note=task.note)
+    imps = Estimate(summary.imps_per_board, summary.standard_error, summary.boards)
+    console.print(f"exploiter vs {target}: {imps.format(signed=True)} IMPs/board on {test_boards} test boards "
                   f"after {state['updates']} updates ({state['seconds'] / 60:.1f} training minutes); "
-                  f"the exploiter bids as nn:{out}/final", highlight=False)
+                  f"the exploiter bids as {exploiter}; the match is in {out}/test", highlight=False)
+    console.print(doubled_line(doubled_contracts(match.records(), exploiter, target)), highlight=False)
 
 
 @train_app.command("rl-plot")

@@ -6,6 +6,7 @@ its work."""
 from __future__ import annotations
 
 import hashlib
+import json
 import sys
 
 import numpy as np
@@ -194,6 +195,11 @@ def test_train_exploit_trains_against_its_target_and_reports_test_imps(tmp_path)
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert f"exploiter vs nn:{target}:" in r.stdout and "on 16 test boards" in r.stdout
+    # the test match is a stored match, with each side's doubled contracts counted
+    summary = json.loads((out / "test" / "summary.json").read_text())
+    assert summary["boards"] == 16 and summary["agent_a"] == f"nn:{out}/final"
+    assert f"{summary['imps_per_board']:+.2f}" in r.stdout
+    assert f"nn:{out}/final declared " in r.stdout and f"nn:{target} declared " in r.stdout
     state = load_state(out)
     assert [m["name"] for m in state["league"]["members"]] == ["self", f"nn:{target}"]
     assert state["league"]["config"]["self_share"] == 0.0
