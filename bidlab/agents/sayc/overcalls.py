@@ -11,6 +11,8 @@ when balancing). Split out of :mod:`~bidlab.agents.sayc.competitive` (issue 27).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
 from bidlab.agents.sayc.evaluation import suit_good_enough
@@ -81,7 +83,39 @@ def double_artificial_bid(c: Ctx):
     f = c.f
     if f.lengths[s] >= 5 and f.top3[s] >= 2 or f.lengths[s] >= 4 and f.top3[s] == 3:
         return DOUBLE, f"{f.lengths[s]} {SUIT_NAMES[s]} with top honours: lead-directing double of their artificial {c.last_bid}"
+    if _their_2c_opening(c):
+        return None  # natural_action_over_2c decides
     return PASS, f"their {c.last_bid} is artificial and I hold nothing to show"
+
+
+def _their_2c_opening(c: Ctx) -> bool:
+    """Their only bid is a 2C opening, and it is the last bid."""
+    return c.last_bid is c.opening and c.last_bidder in (1, 3) and not c.doubled \
+        and NAMES[c.opening.id] == "2C" and _their_calls(c) == ["2C"]
+
+
+@rule(OV)
+def natural_action_over_2c(c: Ctx):
+    """Their 2C opening: suit overcalls are natural (standard defence to a strong 2C), and
+    a takeout double or notrump follows the usual rules when the 2C cannot be the
+    booklet's strong opening: when opener's partner passed it (SAYC's 2C is forcing, so
+    a passed 2C is a natural club contract) or when I hold 12+ HCP (the count: opener's
+    22+ would leave 6 or fewer for the other two hands). Judgement of issue 27 ("passing
+    where a bid or double was expected"): checked to pay on the train and validation
+    splits before it was kept."""
+    if not _their_2c_opening(c):
+        return None
+    natural = _balancing(c) or c.f.hcp >= 12
+    as_clubs = replace(c, their_suits=frozenset({0}), memo={})
+    rules = ((notrump_overcall, strong_takeout_double, takeout_double, weak_jump_overcall, simple_overcall)
+             if natural else (weak_jump_overcall, simple_overcall))
+    why = "their passed 2C is a natural club contract" if _balancing(c) else (
+        "their 2C cannot be strong by the count" if natural else "suit overcalls of their 2C are natural")
+    for fn in rules:
+        p = fn(as_clubs)
+        if p is not None and c.legal(p[0]) and p[0].id != 0:
+            return p[0], f"{p[1]}; {why}"
+    return PASS, f"no sound action over their 2C ({why})"
 
 
 @rule(OV)
