@@ -11,8 +11,6 @@ when balancing). Split out of :mod:`~bidlab.agents.sayc.competitive` (issue 27).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
 from bidlab.agents.sayc.evaluation import suit_good_enough
@@ -106,13 +104,12 @@ def natural_action_over_2c(c: Ctx):
     if not _their_2c_opening(c):
         return None
     natural = _balancing(c) or c.f.hcp >= 12
-    as_clubs = replace(c, their_suits=frozenset({0}), memo={})
     rules = ((notrump_overcall, strong_takeout_double, takeout_double, weak_jump_overcall, simple_overcall)
              if natural else (weak_jump_overcall, simple_overcall))
     why = "their passed 2C is a natural club contract" if _balancing(c) else (
         "their 2C cannot be strong by the count" if natural else "suit overcalls of their 2C are natural")
     for fn in rules:
-        p = fn(as_clubs)
+        p = fn(c)  # clubs count as their suit already: the auction reading records every strain bid
         if p is not None and c.legal(p[0]) and p[0].id != 0:
             return p[0], f"{p[1]}; {why}"
     return PASS, f"no sound action over their 2C ({why})"
