@@ -99,7 +99,10 @@ def advance_takeout_double(c: Ctx):
     t = _their_last_suit(c)
     if t is None:
         return None
-    free = c.last_bidder == 3  # RHO bid over the double: no need to answer
+    # RHO bid (or redoubled) over the double: no need to answer. RHO's own call decides,
+    # not who made the last bid: in the balancing seat (1H P P X P) the last bid is
+    # RHO's opening, and a weak hand that passed there left partner's double in.
+    free = c.calls[-1].id != 0
     if not free and f.lengths[t] >= 5 and f.top3[t] >= 2 and f.hcp >= 7:
         return PASS, f"long strong {SUIT_NAMES[t]}: converts the takeout double to penalties"
     unbid = [s for s in range(4) if s not in c.their_suits]
