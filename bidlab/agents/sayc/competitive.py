@@ -501,6 +501,11 @@ def penalty_double(c: Ctx):
     partner_tricks = p.min_hcp / 5.0
     needed = 14 - (6 + lv)  # tricks to set the contract
     combined_hcp = f.hcp + p.min_hcp
-    if mine + partner_tricks >= needed + 1 and (combined_hcp >= 20 or lv >= 4) and mine >= needed / 2:
-        return DOUBLE, f"about {mine + partner_tricks:.0f} defensive tricks against {c.last_bid}: penalty double"
+    # A trick in reserve below game; at the game level and above half a trick will do: their
+    # bonus is already at stake, so the double risks less than it gains (it paid in
+    # double-dummy IMPs on the train and validation splits, issue 27).
+    reserve = 0.5 if lv >= 4 else 1
+    if mine + partner_tricks >= needed + reserve and (combined_hcp >= 20 or lv >= 4) and mine >= needed / 2:
+        return DOUBLE, (f"about {mine + partner_tricks:.1f} defensive tricks against {c.last_bid} "
+                        f"({needed} beat it, {reserve} in reserve): penalty double")
     return None
