@@ -40,7 +40,7 @@ SKIP: dict[str, str] = {
     r"runs/(nosearch|one|jps|start|shipped-8750|cont|belief-rl80k)\b|runs/rl/policies":
         "needs the run folders of earlier multi-hour training runs",
     r"^bidlab train tricks\b": "trains on all 46,400 train deals (minutes); it has no smaller size",
-    r"^python benchmarks/(bmcs_strength|jps_table3|spades_paper_tables|bmcs_latency)\.py":
+    r"^python benchmarks/(bmcs_strength|jps_table3|spades_paper_tables|bmcs_latency|partner_frontier)\.py":
         "a benchmark of an hour or more; its options are those of the tables it made",
 }
 

@@ -4,7 +4,8 @@ Specs: ``bmcs:MODEL[?OPTIONS]`` and ``mcs:MODEL[?OPTIONS]``, e.g. ``bmcs:sl``,
 ``bmcs:rl?preset=paper``, ``bmcs:sl?k=4&rmax=1500&pmin=0.01&rmin=100&dd=exact``.
 MODEL is a policy (a shipped name such as ``sl``/``rl`` or a path); options are those of
 :func:`bidlab.search.bmcs.parse_options` plus ``belief=NAME`` (default the shipped
-``belief``) and ``tricks=NAME`` (default the shipped ``tricks``).
+``belief``), ``tricks=NAME`` (default the shipped ``tricks``) and, for piKL (issue 29),
+``anchor=MODEL`` with ``anchor_weight=λ`` (``bmcs:rl?anchor=sl&anchor_weight=0.5``).
 
 Registration: importing :mod:`bidlab.search` registers both kinds with
 :func:`bidlab.agents.registry.register`. The registry sits in the agents layer, below search,
@@ -25,6 +26,7 @@ from bidlab.envs.rollout import Decision
 from bidlab.envs.state import AuctionState
 from bidlab.learn.belief import load_belief
 from bidlab.learn.tricks import load_tricknet
+from bidlab.nets.config import ModelFileError
 from bidlab.search.bmcs import SearchConfig, Searcher, SearchError, SearchResult, parse_options
 
 _CACHE: dict[tuple[str, str], object] = {}
@@ -73,13 +75,21 @@ def build_search_agent(arg: str, seed: int, belief: bool) -> SearchAgent:
     kv = dict(p.partition("=")[::2] for p in opts.split("&") if p) if opts else {}
     belief_name = kv.pop("belief", "belief")
     tricks_name = kv.pop("tricks", "tricks")
+    anchor_name = kv.pop("anchor", None)
     try:
         cfg = parse_options("&".join(f"{k}={v}" for k, v in kv.items()), SearchConfig(belief=belief))
         resolve_model(model, kind="policy")
         policy = load_neural_agent(model, mode="greedy", seed=seed)
         bnet = _cached("belief", belief_name, load_belief) if belief else None
         tnet = _cached("tricks", tricks_name, lambda n: load_tricknet(_trick_path(n))) if cfg.dd == "net" else None
-        return SearchAgent(Searcher(policy, cfg, bnet, tnet, seed=seed))
+        anchor = None
+        if anchor_name:
+            try:
+                resolve_model(anchor_name, kind="policy")
+            except ModelFileError as e:
+                raise AgentSpecError(f"anchor={anchor_name}: {e}") from None
+            anchor = load_neural_agent(anchor_name, mode="greedy", seed=seed)
+        return SearchAgent(Searcher(policy, cfg, bnet, tnet, seed=seed, anchor=anchor))
     except SearchError as e:
         raise AgentSpecError(str(e)) from None
 
@@ -93,5 +103,5 @@ def _mcs(arg: str, seed: int) -> SearchAgent:
 
 
 register("bmcs", "belief Monte Carlo search over a policy: bmcs:MODEL[?k=4&rmax=1500&pmin=0.01&rmin=100"
-         "&dd=net|exact&score=imps|points&preset=paper]", _bmcs)
+         "&dd=net|exact&score=imps|points&preset=paper&anchor=sl&anchor_weight=0.5]", _bmcs)
 register("mcs", "Monte Carlo search with uniform deal sampling (BMCS ablation): mcs:MODEL[?options as bmcs]", _mcs)

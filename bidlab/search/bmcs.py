@@ -35,6 +35,12 @@ One decision (:func:`search`), for the player to act at one table:
    part-score decisions, and the IMP scale bounds each particle's influence, which also
    makes the elimination test's standard errors meaningful.
    The chosen call is the best mean score among the surviving candidates.
+6. **piKL** (optional, issue 29; Jacob et al. 2022): with an anchor policy (``anchor=sl``)
+   and ``anchor_weight`` λ > 0, the anchor's own first choice joins the candidates and the
+   search picks the call maximising ``mean − λ · KL(δ_call ‖ π_anchor) = mean + λ · log
+   π_anchor(call)`` (λ in IMPs per nat), in the elimination test too. A search over a strong
+   policy then leaves the anchor's system (SAYC for ``nn:sl``) only where the rollouts say it
+   pays by more than λ times the surprise of the call to a partner who bids that system.
 """
 
 from __future__ import annotations
@@ -56,7 +62,8 @@ from bidlab.learn.belief import probabilities as belief_probabilities
 from bidlab.search.ddcache import ContractValues
 from bidlab.search.sampler import DealSampler, belief_by_seat, uniform_by_seat
 
-PHASES = ("sampling", "filter", "rollouts", "dd")   # the parts of a decision's time (SearchResult.timing)
+PHASES = ("sampling", "filter", "rollouts", "dd")
+ANCHOR_FLOOR = 1e-6   # least anchor probability of a call in the piKL term (as bidlab.learn.anchor)   # the parts of a decision's time (SearchResult.timing)
 
 
 class SearchError(BidlabError, ValueError):
@@ -81,6 +88,7 @@ class SearchConfig:
     z: float = 2.0
     max_prob: float = 1.0      # top call at least this probable: no search
     calibrate: int = 1         # sampler's fixed-point steps (bidlab.search.sampler)
+    anchor_weight: float = 0.0  # piKL's lambda, IMPs per nat of -log anchor(call) (needs an anchor policy)
 
     @classmethod
     def paper(cls, **kw) -> SearchConfig:
@@ -90,6 +98,8 @@ class SearchConfig:
         if self.k < 1 or not 0 <= self.pmin < 1 or self.rmin < 1 or self.rmax < self.rmin or self.pmax < self.rmax:
             raise SearchError(f"search options need k >= 1, 0 <= pmin < 1, 1 <= rmin <= rmax <= pmax; got k={self.k}, "
                               f"pmin={self.pmin:g}, rmin={self.rmin}, rmax={self.rmax}, pmax={self.pmax}")
+        if not self.anchor_weight >= 0:
+            raise SearchError(f"anchor_weight must be >= 0, got {self.anchor_weight:g}")
         if self.score not in ("imps", "points") or self.dd not in ("net", "exact"):
             raise SearchError(f"score must be imps or points and dd net or exact, got {self.score!r}, {self.dd!r}")
         return self
@@ -162,9 +172,12 @@ class Searcher:
     """BMCS (or MCS) over a neural policy; ``policy`` needs ``probabilities(state)`` and
     ``decide(state)`` (a greedy :class:`~bidlab.agents.neural.NeuralAgent`)."""
 
-    def __init__(self, policy, cfg: SearchConfig, belief_net=None, trick_net=None, seed: int = 0):
+    def __init__(self, policy, cfg: SearchConfig, belief_net=None, trick_net=None, seed: int = 0, anchor=None):
         self.policy = policy
         self.cfg = cfg.check()
+        if cfg.anchor_weight > 0 and anchor is None:
+            raise SearchError("anchor_weight needs an anchor policy (e.g. anchor=sl)")
+        self.anchor = anchor if cfg.anchor_weight > 0 else None   # piKL: needs probabilities(state)
         if cfg.belief and belief_net is None:
             raise SearchError("BMCS needs a belief net (or set belief=False for MCS)")
         if cfg.dd == "net" and trick_net is None:
@@ -287,6 +300,12 @@ class Searcher:
         p = self.policy.probabilities(root)[0]
         greedy = int(p.argmax())
         order = [int(c) for c in np.argsort(-p, kind="stable")[:cfg.k] if p[c] > cfg.pmin]
+        bonus = np.zeros(38)   # piKL: lambda * log anchor(call), 0 without an anchor
+        if self.anchor is not None:
+            q = self.anchor.probabilities(root)[0]
+            bonus = cfg.anchor_weight * np.log(np.maximum(q, ANCHOR_FLOOR))
+            if int(q.argmax()) not in order:
+                order.append(int(q.argmax()))   # the anchor's own choice is always a candidate
         cands = [Candidate(c, float(p[c])) for c in order]
         belief = self.belief(root)    # one forward; shown by explain even when there is no search
         if len(cands) <= 1 or p[greedy] >= cfg.max_prob:
@@ -339,11 +358,11 @@ class Searcher:
                 break
             if cfg.halving:
                 # (eliminating after the last stage changes no decision: the leader always stays)
-                lead = max(alive, key=lambda i: cands[i].mean)
+                lead = max(alive, key=lambda i: cands[i].mean + bonus[cands[i].call])
                 for i in alive:
                     if i == lead:
                         continue
-                    d = scores[i, :done] - scores[lead, :done]
+                    d = scores[i, :done] - scores[lead, :done] + (bonus[cands[i].call] - bonus[cands[lead].call])
                     se = d.std(ddof=1) / np.sqrt(done)
                     if d.mean() + cfg.z * se < 0:
                         cands[i].alive = False
@@ -353,9 +372,10 @@ class Searcher:
             if end <= done:                                # sampling ended: no particles left
                 break
         res.sampled, res.kept = pool.drawn, done
-        best = max((c for c in cands if c.alive), key=lambda c: c.mean)
+        best = max((c for c in cands if c.alive), key=lambda c: c.mean + bonus[c.call])
         res.call, res.searched = best.call, True
-        res.reason = "best mean score"
+        res.reason = "best mean score" if self.anchor is None else \
+            f"best mean score + {cfg.anchor_weight:g} x log anchor probability (piKL)"
         timing["total"] = time.perf_counter() - t_start
         timing["cpu_total"] = time.process_time() - c_start
         res.solves = solves
@@ -441,7 +461,7 @@ def parse_options(text: str, base: SearchConfig) -> SearchConfig:
     if kv.pop("preset", "fast") == "paper":
         base = SearchConfig.paper(belief=base.belief)
     types = {"k": int, "rmin": int, "rmax": int, "pmax": int, "batch": int, "pmin": float, "z": float,
-             "max_prob": float, "calibrate": int, "score": str, "dd": str, "halving": lambda v: v not in ("0", "false", "no")}
+             "max_prob": float, "calibrate": int, "anchor_weight": float, "score": str, "dd": str, "halving": lambda v: v not in ("0", "false", "no")}
     out = {}
     for key, val in kv.items():
         if key not in types:

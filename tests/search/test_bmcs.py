@@ -1,5 +1,7 @@
 """BMCS pieces on positions whose answer is known (issue 16)."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -214,3 +216,55 @@ def test_lazy_particles_give_the_decisions_of_an_up_front_draw_and_draw_fewer(mo
         assert [(c.call, c.mean, c.rollouts) for c in a.candidates] == [(c.call, c.mean, c.rollouts) for c in b.candidates]
         assert a.sampled <= b.sampled
     assert sum(a.sampled for a in lazy) < sum(b.sampled for b in eager)
+
+
+class _Anchor:
+    """An anchor policy that puts ``prob`` on one fixed call and spreads the rest over the
+    other legal calls (piKL's anchor is any policy with ``probabilities``)."""
+
+    name = "anchor"
+
+    def __init__(self, call: int, prob: float):
+        self.call, self.prob = call, prob
+
+    def probabilities(self, state):
+        legal = state.legal.astype(np.float32)
+        legal[:, self.call] = 0
+        p = (1 - self.prob) * legal / legal.sum(axis=1, keepdims=True)
+        p[:, self.call] = self.prob
+        return p
+
+
+def test_pikl_picks_the_call_maximising_value_plus_lambda_log_anchor():
+    deals, _, _ = shipped_store().load("validation")
+    root = init(deals[:1], 0, 0)
+    opts = "k=3&pmin=0.0&rmin=20&rmax=40&halving=0"
+    plain = make_agent(f"bmcs:sl?{opts}", 0).search(root)
+    three_nt = Call.parse("3NT").id
+    assert plain.searched and three_nt not in [c.call for c in plain.candidates] and plain.call != three_nt
+
+    def with_anchor(weight):
+        s = make_agent(f"bmcs:sl?{opts}", 0).searcher
+        s.cfg = replace(s.cfg, anchor_weight=weight)
+        s.anchor = _Anchor(three_nt, 0.9)
+        return s.search(root)
+
+    # A huge lambda: the anchor's call, which the policy alone would not even have tried.
+    assert with_anchor(1000.0).call == three_nt
+    # Any lambda: value - lambda * KL(call || anchor) = mean + lambda * log anchor(call), over
+    # the same particles (the plain candidates keep their means; the anchor's call joins them).
+    anchor = _Anchor(three_nt, 0.9).probabilities(root)[0]
+    for weight in (0.0, 0.3, 1.0, 3.0):
+        r = with_anchor(weight)
+        means = {c.call: c.mean for c in r.candidates}
+        assert all(means[c.call] == c.mean for c in plain.candidates)
+        assert r.call == max(means, key=lambda c: means[c] + weight * np.log(anchor[c]))
+    assert with_anchor(0.0).call == plain.call
+
+
+def test_pikl_options_build_and_a_weight_without_an_anchor_fails_cleanly():
+    a = make_agent("bmcs:sl?anchor=sl&anchor_weight=0.5&rmax=60", 0)
+    assert a.searcher.cfg.anchor_weight == 0.5 and a.searcher.anchor is not None
+    for bad in ("bmcs:sl?anchor_weight=0.5", "bmcs:sl?anchor=sl&anchor_weight=-1", "bmcs:sl?anchor=nope&anchor_weight=1"):
+        with pytest.raises(AgentSpecError):
+            make_agent(bad, 0)
