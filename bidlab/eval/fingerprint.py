@@ -8,8 +8,8 @@ must not be resumed with the new agent nor reused by ``bidlab league`` as if it 
 new agent's. The fingerprint hashes what decides the agent's calls:
 
 - a neural policy: its weights and its mode (greedy or sampling);
-- a search agent: its policy's fingerprint, its belief and trick nets' weights and its
-  search settings;
+- a search agent: its policy's fingerprint and its belief and trick nets' weights (its
+  search settings are in the spec, and a match is stored under its spec already);
 - a team: its members' fingerprints, in seat order;
 - a rule-based agent: the source files of the package its class lives in (the SAYC rules).
 """
@@ -42,7 +42,7 @@ def _feed(h, agent) -> None:
             _feed(h, member)
     elif isinstance(agent, SearchAgent):
         searcher = agent.searcher
-        h.update(b"search:" + repr(searcher.cfg).encode())
+        h.update(b"search:")
         _feed(h, searcher.policy)
         for net in (searcher.belief_net, searcher.trick_net):
             _feed_weights(h, net)
