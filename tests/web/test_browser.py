@@ -23,7 +23,7 @@ from bidlab.cards import Deal, Seat
 from bidlab.dd import dd_table
 from tests.live_server import live_server
 from tests.scalar_bidding import bid_scalar
-from tests.web.chromium import CHROMIUM
+from tests.web.chromium import CHROMIUM, watched_page
 
 BOARD, SEED = 5, 7
 
@@ -42,13 +42,9 @@ def server(app):
 
 @pytest.fixture(scope="module")
 def page(server, browser):
-    pg = browser.new_page(viewport={"width": 1400, "height": 900})
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(server + "/")
-    yield pg
-    pg.close()
-    assert errors == [], errors
+    with watched_page(browser, viewport={"width": 1400, "height": 900}) as pg:
+        pg.goto(server + "/")
+        yield pg
 
 
 def _south_bid(page) -> str:

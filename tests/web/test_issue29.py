@@ -21,7 +21,7 @@ from bidlab.bridge.calls import Call
 from bidlab.cards import Deal, Hand, Seat
 from bidlab.web.agents import AgentCatalog, shipped_models_dir
 from tests.live_server import live_server
-from tests.web.chromium import CHROMIUM
+from tests.web.chromium import CHROMIUM, watched_page
 
 SL = shipped_models_dir() / "sl.safetensors"
 #: The shipped partner: the page's default partner. Not skipped when missing: it ships.
@@ -145,14 +145,9 @@ def test_the_default_partner_is_nn_partner_once_such_a_model_is_shipped(tmp_path
 
 @pytest.fixture(scope="module")
 def page29(app29, browser):
-    with live_server(app29) as url:
-        pg = browser.new_page(viewport={"width": 1400, "height": 900})
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
+    with live_server(app29) as url, watched_page(browser, viewport={"width": 1400, "height": 900}) as pg:
         pg.goto(url + "/")
         yield pg
-        pg.close()
-        assert errors == [], errors
 
 
 def _calls_on_page(page) -> list[str]:
