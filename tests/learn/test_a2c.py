@@ -249,3 +249,19 @@ def test_a_run_may_resume_with_another_seed(tmp_path):
     assert state["updates"] == 6 and state["resumed"] == 1 and state["config"]["seed"] == 1
     with pytest.raises(RLTrainingError, match="other settings"):  # a real setting still may not change
         train_rl(tmp_path, dataclasses.replace(cfg, batch_size=cfg.batch_size * 2), init=None, updates=9)
+
+
+def test_a_resume_may_anneal_the_learning_rates(tmp_path):
+    """A long run is annealed by resuming it with lower rates: the optimizers' restored state
+    keeps its moments but takes the new rates, and the run records the rates it came from."""
+    from bidlab.learn.a2c.checkpoint import checkpoint_state
+
+    cfg = A2CConfig.tiny(eval_every=1000, checkpoint_every=3)
+    train_rl(tmp_path, cfg, init=None, updates=3)
+    lower = dataclasses.replace(cfg, lr_policy=cfg.lr_policy / 4, lr_value=cfg.lr_value / 2)
+    state = train_rl(tmp_path, lower, init=None, updates=6)
+    assert state["updates"] == 6 and state["config"]["lr_policy"] == lower.lr_policy
+    assert state["resumed_from"]["lr_policy"] == cfg.lr_policy and state["resumed_from"]["lr_value"] == cfg.lr_value
+    saved = checkpoint_state(tmp_path / "checkpoint.safetensors")["optimizers"]
+    assert {g["lr"] for g in saved["opt_policy"]["param_groups"]} == {lower.lr_policy}
+    assert {g["lr"] for g in saved["opt_value"]["param_groups"]} == {lower.lr_value}

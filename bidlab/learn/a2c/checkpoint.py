@@ -69,6 +69,10 @@ def load_checkpoint(out: Path, learner: Learner) -> dict:
     learner.value.load_state_dict({k[6:]: v.to(dev) for k, v in tensors.items() if k.startswith("value.")})
     load_optimizer(learner.opt_policy, tensors, state["optimizers"]["opt_policy"], "opt_policy")
     load_optimizer(learner.opt_value, tensors, state["optimizers"]["opt_value"], "opt_value")
+    # the saved param groups carry the old learning rates; a resume with other rates anneals the run
+    for opt, lr in ((learner.opt_policy, learner.cfg.lr_policy), (learner.opt_value, learner.cfg.lr_value)):
+        for group in opt.param_groups:
+            group["lr"] = lr
     state.pop("optimizers")
     return state
 

@@ -163,8 +163,9 @@ class A2CConfig:
         d = self.to_json()
         # throughput knobs: a run may resume with other values (replay_ratio: old runs lack it);
         # the seed only picks the games, so replicates may fine-tune one checkpoint with other seeds;
-        # a plain run may go on as a league run (the league's own settings are checked on resume)
-        for k in ("eval_every", "eval_boards", "checkpoint_every", "checkpoint_seconds", "actors", "replay_ratio",
+        # a plain run may go on as a league run (the league's own settings are checked on resume);
+        # the learning rates may be lowered (or raised) on resume: annealing a long run is a resume
+        for k in ("lr_policy", "lr_value", "eval_every", "eval_boards", "checkpoint_every", "checkpoint_seconds", "actors", "replay_ratio",
                   "seed", "league", "anchor", "anchor_weight", "partner", "partner_share"):
             d.pop(k, None)
         return d

@@ -104,8 +104,9 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
         if old.get("league") is not None and cfg.league is None:
             raise RLTrainingError(f"{out} is a league run; resume it with --league")
         state.update(old, config=cfg.to_json(), resumed=old.get("resumed", 0) + 1)
+        was = old["config"]
         state["resumed_from"] = {"updates": old["updates"], "generated": old["generated"],
-                                 "seconds": old["seconds"]}
+                                 "seconds": old["seconds"], "lr_policy": was["lr_policy"], "lr_value": was["lr_value"]}
     if search is not None and "settings" not in (state.get("search") or {}):
         # search starts here: from scratch, or fine-tuning a plain RL run from this update on
         state["search"] = {"settings": wanted, "since_update": state["updates"], "searched": 0, "targets": 0}
