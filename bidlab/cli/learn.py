@@ -420,8 +420,10 @@ def train_rl_cmd(
                                "anchor) per decision (piKL, Jacob et al. 2022), to keep the policy readable."),
     anchor_weight: float = typer.Option(0.0, "--anchor-weight", help="lambda of --anchor (>= 0)."),
     partner: str = typer.Option(None, "--partner", help="Ad-hoc teamwork: in a share of self-play batches one "
-                                "team is the learner with this agent as partner (e.g. sayc); its calls are not learned."),
-    partner_share: float = typer.Option(0.0, "--partner-share", help="With --partner: share of self-play batches."),
+                                "team is the learner with this agent as partner (e.g. sayc); its calls are not learned. With --league the pair "
+                                "also meets the members (sayc+X against sayc)."),
+    partner_share: float = typer.Option(0.0, "--partner-share", help="With --partner: share of self-play batches "
+                                        "(with --league: of every batch)."),
     eval_against: str = typer.Option("sl", "--eval-against", help="Agent of the periodic validation match: sl "
                                      "(the shipped SL model) or any agent spec (sayc, nn:rl@80000 ...)."),
     checkpoint_seconds: float = typer.Option(60.0, "--checkpoint-seconds", help="Also checkpoint when this many "

@@ -232,6 +232,32 @@ def test_with_a_partner_the_partners_seat_never_becomes_a_transition():
         A2CConfig.tiny(partner_share=0.5)
 
 
+def test_a_partner_in_a_league_meets_the_member_and_only_the_learners_seat_is_learned(tmp_path):
+    """League + partner (issue #29's cross-play as training): the pair learner + sayc meets the
+    member drawn (here sayc, so ``sayc+X`` against ``sayc``); the learner holds one seat per
+    table, and each of its turns there, and nothing else, becomes a transition."""
+    actor = SelfPlayActor(A2CConfig.tiny(boards_per_batch=16, partner="sayc", partner_share=1.0), seed=6)
+    actor.set_league(1, [{"name": "sayc", "spec": "sayc"}])
+    lows = set()
+    for _ in range(4):
+        out = actor.play(opponent="sayc")
+        assert out["opponent"] == "partner:sayc vs sayc"
+        table = (out["row"] >= 16).astype(int)
+        (seat0,), (seat1,) = set(out["seat"][table == 0].astype(int)), set(out["seat"][table == 1].astype(int))
+        assert seat0 % 2 == 0 and seat1 == seat0 + 1  # N then E, or S then W: the same place at both tables
+        lows.add(seat0)
+        for r in np.unique(out["row"]):
+            lengths = np.sort(out["length"][out["row"] == r].astype(int))
+            assert (np.diff(lengths) == 4).all() and lengths[0] <= 3, lengths  # every turn of one seat
+        # the learner's team is team 0 at both tables: every reward is +its IMPs / 24
+        np.testing.assert_allclose(out["reward"], out["imps"][out["row"] % 16] / 24.0, rtol=1e-6)
+    assert lows == {0, 2}  # the partner sat at both places of the pair
+    # a league's partnered batches are not results against the member: its record stays the learner's pair's
+    league = League.start(LeagueConfig(fixed=("sayc",), snapshot_every=0), tmp_path, 0, build(preset("policy", "tiny")))
+    league.record("partner:sayc vs sayc", np.array([5.0]))
+    assert next(m for m in league.members if m.name == "sayc").boards == 0
+
+
 def test_a_wider_net_starts_as_a_copy_of_the_policy_by_distillation(tmp_path):
     """--net: the new shape learns the start policy's calls before A2C goes on (issue #26)."""
     from bidlab.learn.a2c.distill import DistillConfig, distill, parse_net

@@ -73,7 +73,9 @@ class SelfPlayActor:
     and East-West at table 1, the learner at North/East or South/West by the dice, the
     learner at the other three seats; every call of the learner is a transition, the
     partner's are not. So the policy learns to partner a player of the partner's system, and
-    to play against such a pair.
+    to play against such a pair. In a league the share applies to member batches too: the
+    learner and its partner then meet the member drawn (``sayc`` in the pool: the pair
+    ``sayc+X`` against ``sayc``, issue 29's cross-play), and only the learner's calls are kept.
 
     With a main exploiter (:meth:`set_exploiter`, :mod:`bidlab.learn.a2c.main_exploiter`), a
     share of the batches is bid by the exploiter (team 0, as the learner against a member)
@@ -196,16 +198,22 @@ class SelfPlayActor:
         keys = ("row", "length", "obs", "seat", "code", "call", "logp", "v") + (("anchor",) if pol.anchor is not None else ())
         parts: dict[str, list[np.ndarray]] = {k: [] for k in keys}
 
-        partnered = (opponent == SELF and self.partner is not None and self.cfg.partner_share > 0
+        partnered = (opponent != EXPLOITER and self.partner is not None and self.cfg.partner_share > 0
                      and self.league_rng.random() < self.cfg.partner_share)
         if partnered:
-            # team 0 = learner + partner (NS at table 0, EW at table 1), team 1 = the learner twice
-            policies = [pol, self.partner]
+            # team 0 = learner + partner (NS at table 0, EW at table 1); team 1 = the learner twice
+            # in self-play, else the league member drawn (the cross-play of issue 29: sayc+X vs sayc)
+            member = opponent != SELF
+            policies = [pol, self.partner] + ([self.opponents[opponent]] if member else [])
             seat_policy = np.zeros((2 * n, 4), np.int64)
+            if member:
+                seat_policy[:n, 1::2] = 2  # the member East-West at table 0 ...
+                seat_policy[n:, 0::2] = 2  # ... and North-South at table 1
             low = int(self.league_rng.integers(2))  # the partner at N/E (0) or at S/W (1)
             seat_policy[:n, 2 * low] = 1      # N or S at table 0
             seat_policy[n:, 1 + 2 * low] = 1  # E or W at table 1
-            opponent = f"partner:{self.cfg.partner}"
+            # not a member's name: the league's results against a member stay those of the learner's team
+            opponent = f"partner:{self.cfg.partner}" + (f" vs {opponent}" if member else "")
         elif opponent == SELF:
             policies, seat_policy = [pol], np.zeros(4, np.int64)
         else:
