@@ -165,8 +165,11 @@ def invite_or_answer_invitation(c: Ctx):
     high = me + min(p.max_hcp, p.min_hcp + 8)
     game = 4 if strain in MAJORS else (3 if strain == NT else 5)
     need = 29 if strain < 2 else (24 if strain in MAJORS and n >= 9 else 25)
-    # invite when game is likely opposite the middle of partner's range, not merely possible
-    if high < need or low >= need or me + p.mid_hcp + 1 < need and not _invited(c, strain, game):
+    # Invite only when game makes opposite the middle of partner's range, not when it is a
+    # point short of it: a declined invitation plays one level higher than the partscore
+    # (2NT, 3M, 4m), and on the solved deals the invitations a point short of the middle
+    # lost both made contracts and IMPs against passing the partscore (sayc_dd_diff).
+    if high < need or low >= need or me + p.mid_hcp < need and not _invited(c, strain, game):
         return None
     if c.cheapest_level(strain) > game:
         return None
