@@ -117,6 +117,12 @@ def natural_action_over_2c(c: Ctx):
         p = fn(c)  # clubs count as their suit already: the auction reading records every strain bid
         if p is not None and c.legal(p[0]) and p[0].id != 0:
             return p[0], f"{p[1]}; {why}"
+    if 12 <= c.f.hcp <= 16 and not _balancing(c):
+        # by the count the values are ours: a five-card suit is worth showing at the two
+        # level even without the suit quality a two-level overcall of a real opening wants
+        s = max((3, 2, 1), key=lambda x: (c.f.lengths[x], x))
+        if c.f.lengths[s] >= 5 and c.legal(bid(2, s)):
+            return bid(2, s), f"{c.f.hcp} HCP, five {SUIT_NAMES[s]}: natural overcall; {why}"
     return PASS, f"no sound action over their 2C ({why})"
 
 
