@@ -9,9 +9,8 @@ change can be checked against it before the long run:
   many of their contracts fail double dummy, with the make and par-level rates of each;
 * ``diff --commit C`` -- bid the same deals with the bidder of commit ``C`` as well, and
   charge every board whose auction differs to the current bidder's rule at the first call
-  where the two auctions part: contracts made, at the par level and the NS score against
-  par, current minus old, per rule (the round-three note's "by the first call where the two
-  bidders part").
+  where the two auctions part: contracts made and contracts at the par level, current minus
+  old, per rule (the round-three note's "by the first call where the two bidders part").
 
 Dealer and vulnerability follow the 16-board cycle, as in the legality check.
 
@@ -134,8 +133,7 @@ def main() -> None:
             print(f"{name:55s} {c:9d} {c - m:7d} {m / c:6.1%} {p / c:7.1%}")
         return
     print(f"{end - args.start} boards, {totals[0]} bid differently; now minus {args.commit}: "
-          f"contracts {totals[1]:+d}, made {totals[2]:+d}, at par level {totals[3]:+d}, "
-          f"NS-vs-par points {totals[4]:+d}")
+          f"contracts {totals[1]:+d}, made {totals[2]:+d}, at par level {totals[3]:+d}")
     print(f"{'rule where the auctions part':55s} {'boards':>6s} {'contr':>6s} {'made':>6s} {'parlvl':>6s}")
     ranked = sorted(stats.items(), key=lambda kv: kv[1][2])
     for name, (b, c, m, p, _v, _) in ranked[: args.top]:
