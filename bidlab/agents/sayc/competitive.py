@@ -47,7 +47,9 @@ def _answer_partners_double(c: Ctx):
     """Partner (the opener) doubled their bid for takeout: answer it like a takeout double."""
     if c.opener != 2 or not c.partner_calls or not c.partner_calls[-1].is_double:
         return None
-    if c.doubled != 1 or c.last_bidder not in (1, 3) or ST[c.opening.id] == NT:
+    # redoubled too: their redouble is no reason to leave the double in (1SXX made with
+    # overtricks when the weak hand passed it)
+    if c.doubled not in (1, 2) or c.last_bidder not in (1, 3) or ST[c.opening.id] == NT:
         return None
     t = _their_last_suit(c)
     if t is None or LV[c.last_bid.id] > 3:
