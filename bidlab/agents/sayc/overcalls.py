@@ -279,7 +279,10 @@ def _overcall_judgement(c: Ctx, s: int, lv: int, bal: bool) -> str | None:
     bid) stands in for two top honours at the two level, so a long suit with one honour is
     not silenced; and when they have opened and raised (by the Law of Total Tricks we then
     have a fit too), a five-card suit with two top honours is enough at the three level in
-    a hand of at most five losers (losing-trick count)."""
+    a hand of at most five losers (losing-trick count). Over their weak two (round four), a
+    five-card suit with three of the top five honours and 14+ HCP overcalls at the three
+    level: the suit plays for four tricks opposite nothing, and passing it was the
+    costliest pass over their weak twos."""
     f = c.f
     if lv == 1:
         # in the pass-out seat a king lighter (SAYC practice: balance with 3 HCP less)
@@ -294,6 +297,8 @@ def _overcall_judgement(c: Ctx, s: int, lv: int, bal: bool) -> str | None:
     elif lv == 3 and 13 <= f.hcp <= 17:
         if f.lengths[s] >= 6 and f.good_suit(s):
             return "overcall (SAYC)"
+        if f.lengths[s] == 5 and f.top5[s] >= 3 and f.hcp >= 14 and LV[c.last_bid.id] == 2:
+            return "a strong five-card suit (three of the top five honours): overcall their weak two"
         if _they_have_a_fit(c) and f.top5[s] >= 2 and f.losing_tricks <= 5:
             return (f"{f.losing_tricks} losers (losing-trick count) and they have a fit "
                     "(Law of Total Tricks): overcall")
