@@ -168,8 +168,11 @@ def invite_or_answer_invitation(c: Ctx):
     # Invite only when game makes opposite the middle of partner's range, not when it is a
     # point short of it: a declined invitation plays one level higher than the partscore
     # (2NT, 3M, 4m), and on the solved deals the invitations a point short of the middle
-    # lost both made contracts and IMPs against passing the partscore (sayc_dd_diff).
-    if high < need or low >= need or me + p.mid_hcp < need and not _invited(c, strain, game):
+    # lost both made contracts and IMPs against passing the partscore (sayc_dd_diff). When
+    # the auction is forcing (after my two-over-one response) passing is no option and the
+    # invitation costs no level: there it is still made a point short.
+    short = 1 if _forcing_situation(c) else 0
+    if high < need or low >= need or me + p.mid_hcp + short < need and not _invited(c, strain, game):
         return None
     if c.cheapest_level(strain) > game:
         return None
