@@ -22,6 +22,14 @@ the same cards. The board's IMP swing is charged to that decision.
 Families are ranked by the IMPs the focus agent lost there per 100 boards of the match
 (losses only, so a family that wins on some boards and loses on others still shows its
 losses; the net is printed beside it).
+
+**Their openings.** A board that parts at an opening turn (the other agent opens where the
+focus agent passed or opened something else) is charged to the focus agent's opening call,
+but its swing is mostly made afterwards, at the other table, where the focus agent defends
+against that opening. So those boards are also split by the other agent's opening, with
+the focus agent's IMPs against par at each table: where the other agent opened (the
+defence to that opening) and at the focus agent's own table (the result of its own
+opening call). The table that loses against par is the one to fix.
 """
 
 from __future__ import annotations
@@ -214,6 +222,18 @@ class Family:
 
 
 @dataclass
+class TheirOpening:
+    """Boards that part where the other agent opened ``name``: the swing, and the focus
+    agent's IMPs against par at the table of that opening and at its own table."""
+
+    name: str
+    boards: int = 0
+    net: int = 0
+    defending_vs_par: int = 0   # focus vs par where the other agent opened ``name``
+    own_vs_par: int = 0         # focus vs par at its own table (its own opening call)
+
+
+@dataclass
 class LeakTable:
     """Families ranked by IMPs lost per 100 boards of the match."""
 
@@ -222,6 +242,7 @@ class LeakTable:
     boards: int
     families: list[Family]
     unattributed: int   # boards with the same auction and contract at both tables
+    their_openings: list[TheirOpening] = field(default_factory=list)
 
     def per100(self, imps: float) -> float:
         return 100.0 * imps / self.boards if self.boards else 0.0
@@ -237,6 +258,15 @@ class LeakTable:
         for i, f in enumerate(self.families[:top], 1):
             out.append(f"| {i} | `{f.name}` | {f.boards} | {self.per100(f.lost):.1f} | "
                        f"{self.per100(f.won):.1f} | {self.per100(f.net):+.1f} |")
+        if self.their_openings:
+            out += ["", f"Boards that part at an opening turn, by `{self.opponent}`'s opening "
+                    f"(IMPs per 100 boards of the match; {self.focus} against par at each table):", "",
+                    f"| their opening | boards | net | {self.focus} vs par where they opened (defence) "
+                    f"| {self.focus} vs par at its own table |",
+                    "| --- | ---: | ---: | ---: | ---: |"]
+            for o in self.their_openings[:top]:
+                out.append(f"| `{o.name}` | {o.boards} | {self.per100(o.net):+.1f} | "
+                           f"{self.per100(o.defending_vs_par):+.1f} | {self.per100(o.own_vs_par):+.1f} |")
         if examples:
             for i, f in enumerate(self.families[:top], 1):
                 if not f.examples:
@@ -280,6 +310,7 @@ def leak_table(records: Iterable[dict], agent_a: str, agent_b: str, focus: str |
     task = task_or_null(progress)
     task.start(len(records))
     fams: dict[str, Family] = {}
+    openings: dict[str, TheirOpening] = {}
     unattributed = 0
     for rec in records:
         att = attribute(rec, focus_is_a)
@@ -287,6 +318,7 @@ def leak_table(records: Iterable[dict], agent_a: str, agent_b: str, focus: str |
         if att is None:
             unattributed += 1
             continue
+        _add_their_opening(openings, rec, att, focus_is_a)
         name = name_of(rec, att)
         f = fams.setdefault(name, Family(name))
         f.boards += 1
@@ -297,4 +329,28 @@ def leak_table(records: Iterable[dict], agent_a: str, agent_b: str, focus: str |
             f.examples.sort(key=lambda e: e[0])
             del f.examples[examples:]
     ranked = sorted(fams.values(), key=lambda f: (-f.lost, f.net, f.name))
-    return LeakTable(focus, agent_b if focus_is_a else agent_a, len(records), ranked, unattributed)
+    their = sorted(openings.values(), key=lambda o: (o.net, o.name))
+    return LeakTable(focus, agent_b if focus_is_a else agent_a, len(records), ranked, unattributed, their)
+
+
+def _add_their_opening(openings: dict[str, TheirOpening], record: dict, att: Attribution,
+                       focus_is_a: bool) -> None:
+    """File a board that parts at an opening turn under the other agent's opening."""
+    other = att.other_call
+    if other is None or not other.is_bid or any(c.is_bid for c in att_prefix(record, att)):
+        return
+    if "a_vs_par" not in record:
+        return
+    sign = 1 if focus_is_a else -1
+    room_index = {"open": 0, "closed": 1}
+    their_room = "closed" if att.focus_room == "open" else "open"
+    o = openings.setdefault(str(other), TheirOpening(str(other)))
+    o.boards += 1
+    o.net += att.imps
+    o.defending_vs_par += sign * int(record["a_vs_par"][room_index[their_room]])
+    o.own_vs_par += sign * int(record["a_vs_par"][room_index[att.focus_room]])
+
+
+def att_prefix(record: dict, att: Attribution) -> tuple[Call, ...]:
+    """The calls both tables made before the parting call."""
+    return _room_auction(record, att.focus_room).calls[: att.index]

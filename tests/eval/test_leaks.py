@@ -180,3 +180,20 @@ def test_cli_plays_a_match_and_reads_it_back(tmp_path, capsys):
     except SystemExit as e:
         assert e.code in (0, None)
     assert "Leaks of `random:3` against `sayc` over 12 boards" in capsys.readouterr().out
+
+
+def test_their_openings_split_the_swing_by_table():
+    # Board 1: A (NS in the open room) passes as dealer, B opens 1H in the closed room; A
+    # loses 5 IMPs, lost at the closed table (A defending B's 1H: -6 against par) while A's
+    # own table is +1 against par. Board 2 parts after an opening bid: not an opening turn.
+    r1 = record("P P P P", "1H P 4H P P P", imps_a=-5, board=1)
+    r1["a_vs_par"] = [1, -6]
+    r2 = record("1S P 2S P P P", "1S P 4S P P P", imps_a=-6, board=2)
+    r2["a_vs_par"] = [-6, 0]
+    t = leak_table([r1, r2], "a", "b", family=lambda rec, att: str(att.focus_call))
+    assert [(o.name, o.boards, o.net, o.defending_vs_par, o.own_vs_par) for o in t.their_openings] == \
+        [("1H", 1, -5, -6, 1)]
+    # Seen from B, the same board is B's opening beating A's pass: nothing of B's to file.
+    assert leak_table([r1, r2], "a", "b", focus="b", family=lambda rec, att: "x").their_openings == []
+    md = t.markdown()
+    assert "| `1H` | 1 | -250.0 | -300.0 | +50.0 |" in md

@@ -91,6 +91,24 @@ def responsive_double(c: Ctx):
 
 
 @rule(AD)
+def run_from_redoubled_1nt(c: Ctx):
+    """Partner's penalty double of their 1NT was redoubled: with opener's 15-17, partner's
+    15+ and the redoubler's values there is little left for me, and 1NT redoubled makes
+    with overtricks; a weak hand runs to its longest suit (practice: pass says I can defend)."""
+    a = _partner_first_action(c)
+    if a is None or not a.is_double or c.calls[-1].id != 2 or c.opening is None \
+            or LV[c.opening.id] != 1 or ST[c.opening.id] != NT or c.last_bid is not c.opening:
+        return None
+    f = c.f
+    if f.hcp >= 6:
+        return None
+    best = max(range(4), key=lambda s: (f.lengths[s], -s))
+    if f.lengths[best] < 4:
+        return None
+    return bid(2, best), f"{f.hcp} HCP: runs from 1NT redoubled to my {f.lengths[best]}-card {SUIT_NAMES[best]}"
+
+
+@rule(AD)
 def advance_takeout_double(c: Ctx):
     a = _partner_first_action(c)
     if a is None or not a.is_double or c.last_bid is None:
@@ -102,7 +120,9 @@ def advance_takeout_double(c: Ctx):
     # RHO bid (or redoubled) over the double: no need to answer. RHO's own call decides,
     # not who made the last bid: in the balancing seat (1H P P X P) the last bid is
     # RHO's opening, and a weak hand that passed there left partner's double in.
-    free = c.calls[-1].id != 0
+    # A redouble is no free bid: it threatens to play our double redoubled, so it is
+    # answered as if RHO had passed (practice; leaving 1xXX in was the costliest pass).
+    free = c.calls[-1].id not in (0, 2)
     if not free and f.lengths[t] >= 5 and f.top3[t] >= 2 and f.hcp >= 7:
         return PASS, f"long strong {SUIT_NAMES[t]}: converts the takeout double to penalties"
     unbid = [s for s in range(4) if s not in c.their_suits]

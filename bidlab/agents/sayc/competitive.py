@@ -47,7 +47,9 @@ def _answer_partners_double(c: Ctx):
     """Partner (the opener) doubled their bid for takeout: answer it like a takeout double."""
     if c.opener != 2 or not c.partner_calls or not c.partner_calls[-1].is_double:
         return None
-    if c.doubled != 1 or c.last_bidder not in (1, 3) or ST[c.opening.id] == NT:
+    # redoubled too: their redouble is no reason to leave the double in (1SXX made with
+    # overtricks when the weak hand passed it)
+    if c.doubled not in (1, 2) or c.last_bidder not in (1, 3) or ST[c.opening.id] == NT:
         return None
     t = _their_last_suit(c)
     if t is None or LV[c.last_bid.id] > 3:
@@ -282,13 +284,25 @@ def answer_openers_takeout_double(c: Ctx):
 def answer_negative_double(c: Ctx):
     if c.opener != 0 or len(c.partner_calls) == 0 or not c.partner_calls[-1].is_double:
         return None
-    if c.last_bidder != 1 or c.doubled != 1 or len(c.my_calls) != 1:
+    if c.last_bidder not in (1, 3) or len(c.my_calls) != 1 or c.last_bidder == 1 and c.doubled != 1:
         return None
     f = c.f
     o = ST[c.opening.id]
     if o == NT:
         return None  # partner's double of their overcall of my notrump is for penalties
     t = ST[c.last_bid.id] if ST[c.last_bid.id] < NT else None
+    if c.last_bidder == 3:
+        # RHO bid over the double (their raise): no need to answer, but the four-card major
+        # partner promised is still a fit: compete at the two level, at the three level with
+        # extras (15+ points; an eight-card fit alone is worth the two level, Law of Total
+        # Tricks). Passing it left their raise to play where we had the major.
+        for m in (3, 2):
+            if m != o and m not in c.their_suits and f.lengths[m] >= 4:
+                lv = c.cheapest_level(m)
+                if lv <= 2 or lv == 3 and f.total_points >= 15:
+                    return bid(lv, m), (f"4+ {SUIT_NAMES[m]} opposite the negative double: competes over "
+                                        "their raise (Law of Total Tricks)")
+        return None
     for m in (3, 2):
         if m != o and m != t and f.lengths[m] >= 4:
             lv = c.cheapest_level(m)

@@ -165,8 +165,14 @@ def invite_or_answer_invitation(c: Ctx):
     high = me + min(p.max_hcp, p.min_hcp + 8)
     game = 4 if strain in MAJORS else (3 if strain == NT else 5)
     need = 29 if strain < 2 else (24 if strain in MAJORS and n >= 9 else 25)
-    # invite when game is likely opposite the middle of partner's range, not merely possible
-    if high < need or low >= need or me + p.mid_hcp + 1 < need and not _invited(c, strain, game):
+    # Invite only when game makes opposite the middle of partner's range, not when it is a
+    # point short of it: a declined invitation plays one level higher than the partscore
+    # (2NT, 3M, 4m), and on the solved deals the invitations a point short of the middle
+    # lost both made contracts and IMPs against passing the partscore (sayc_dd_diff). When
+    # the auction is forcing (after my two-over-one response) passing is no option and the
+    # invitation costs no level: there it is still made a point short.
+    short = 1 if _forcing_situation(c) else 0
+    if high < need or low >= need or me + p.mid_hcp + short < need and not _invited(c, strain, game):
         return None
     if c.cheapest_level(strain) > game:
         return None
