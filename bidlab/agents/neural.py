@@ -19,6 +19,13 @@ computed) and the saving there is small. The legal mask and the softmax are stil
 applied row by row, and ``sample`` mode still draws one sample per row from the same
 generator, so the calls, probabilities and random stream are those of the plain forward
 pass over every row (see :data:`MIN_FORWARD_BATCH` for why this holds to the bit).
+
+**Anchored to SAYC at play time.** A model whose JSON holds ``"play": {"sayc_margin": m}``
+bids ``sayc``'s call unless the net's own call is more likely than ``sayc``'s by more than
+``m`` nats (log-probability): the net departs from the system only where it is sure. This is
+piKL's test-time regularisation (Jacob et al. 2022) with the rule bidder itself as the
+anchor, a hard version of ``argmax log pi - lambda * KL``; issue 29 measures what it buys
+(``docs/partner.md``). ``nn:partner`` ships with it; every other model plays its net alone.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ import numpy as np
 import torch
 
 from bidlab.agents.base import AgentBase, BiddingView, Decision
+from bidlab.agents.sayc import SaycAgent
 from bidlab.bridge.calls import Call
 from bidlab.bridge.features import OPENSPIEL480, PACKED_BYTES, unpack_observations
 from bidlab.envs.state import AuctionState, observe, packed_observations, views_state
@@ -66,6 +74,8 @@ class NeuralAgent(AgentBase):
         self.dedup = dedup
         self.name = "nn"
         self._gen = torch.Generator(device="cpu").manual_seed(int(seed))
+        self.sayc_margin = sayc_margin(self.meta)
+        self.sayc = None if self.sayc_margin is None else SaycAgent()
 
     @property
     def deterministic(self) -> bool:
@@ -110,8 +120,25 @@ class NeuralAgent(AgentBase):
             ids = p.argmax(axis=1)
         else:
             ids = torch.multinomial(torch.from_numpy(p), 1, generator=self._gen).squeeze(1).numpy()
-        reasons = [self._reason(int(c), row) for c, row in zip(ids, p)] if explain else None
-        return Decision(ids.astype(np.int64), p, reasons)
+        if self.sayc is None:
+            reasons = [self._reason(int(c), row) for c, row in zip(ids, p)] if explain else None
+            return Decision(ids.astype(np.int64), p, reasons)
+        system = self.sayc.decide(state).calls.astype(np.int64)
+        rows = np.arange(state.n)
+        logp = np.log(np.maximum(p, 1e-12))
+        depart = (ids != system) & (logp[rows, ids] - logp[rows, system] > self.sayc_margin)
+        calls = np.where(depart, ids, system)
+        reasons = None
+        if explain:
+            reasons = [self._reason(int(c), row) if d else self._sayc_reason(int(c), int(a), row)
+                       for c, a, d, row in zip(calls, ids, depart, p)]
+        return Decision(calls.astype(np.int64), p, reasons)
+
+    def _sayc_reason(self, call: int, net_call: int, p: np.ndarray) -> str:
+        if call == net_call:
+            return f"{Call(call)}: SAYC's call, and the policy network's; " + self._reason(call, p).split("; ", 1)[1]
+        return (f"{Call(call)}: SAYC's call (the policy network's {Call(net_call)}, {p[net_call]:.0%}, is not "
+                f"{self.sayc_margin:g} nats more likely than it, {p[call]:.0%})")
 
     def _reason(self, call: int, p: np.ndarray) -> str:
         order = np.argsort(-p)[:3]
@@ -123,6 +150,18 @@ class NeuralAgent(AgentBase):
         p = self.probabilities(views_state([view]))[0]
         order = np.argsort(-p)[:k]
         return [(Call(int(i)), float(p[i])) for i in order if p[i] > 0]
+
+
+def sayc_margin(meta: dict) -> float | None:
+    """``meta["play"]["sayc_margin"]``: the nats by which the net must prefer its call to
+    ``sayc``'s to bid it (see the module docstring); None for a net that plays alone."""
+    play = meta.get("play") if isinstance(meta, dict) else None
+    if not isinstance(play, dict) or play.get("sayc_margin") is None:
+        return None
+    m = play["sayc_margin"]
+    if isinstance(m, bool) or not isinstance(m, (int, float)) or not m >= 0:
+        raise ModelFileError(f"the model's play.sayc_margin must be a number >= 0, got {m!r}")
+    return float(m)
 
 
 def shipped_models_dir() -> Path:

@@ -49,6 +49,9 @@ def _feed(h, agent) -> None:
     elif isinstance(agent, NeuralAgent):
         h.update(b"nn:" + agent.mode.encode())
         _feed_weights(h, agent.net)
+        if agent.sayc_margin is not None:  # anchored to SAYC at play time: the rules bid too
+            h.update(f"sayc_margin:{agent.sayc_margin!r}".encode())
+            _feed(h, agent.sayc)
     else:
         # rules: the calls are a function of the code of the bidder's package
         source = Path(inspect.getfile(type(agent)))
