@@ -136,20 +136,24 @@ class NeuralAgent(AgentBase):
 
     def _sayc_reason(self, call: int, net_call: int, p: np.ndarray) -> str:
         if call == net_call:
-            return f"{Call(call)}: SAYC's call, and the policy network's; " + self._reason(call, p).split("; ", 1)[1]
+            return f"{Call(call)}: SAYC's call, and the policy network's; top calls {_top_calls_text(p)}"
         return (f"{Call(call)}: SAYC's call (the policy network's {Call(net_call)}, {p[net_call]:.0%}, is not "
                 f"{self.sayc_margin:g} nats more likely than it, {p[call]:.0%})")
 
     def _reason(self, call: int, p: np.ndarray) -> str:
-        order = np.argsort(-p)[:3]
-        parts = ", ".join(f"{Call(int(i))} {p[i]:.0%}" for i in order if p[i] > 0)
-        return f"{Call(call)}: policy network ({self.mode}); top calls {parts}"
+        return f"{Call(call)}: policy network ({self.mode}); top calls {_top_calls_text(p)}"
 
     def top_calls(self, view: BiddingView, k: int = 5) -> list[tuple[Call, float]]:
         """The ``k`` most probable legal calls with their probabilities."""
         p = self.probabilities(views_state([view]))[0]
         order = np.argsort(-p)[:k]
         return [(Call(int(i)), float(p[i])) for i in order if p[i] > 0]
+
+
+def _top_calls_text(p: np.ndarray) -> str:
+    """The three most probable calls of one row, e.g. ``1♠ 62%, 1NT 20%, Pass 9%``."""
+    order = np.argsort(-p)[:3]
+    return ", ".join(f"{Call(int(i))} {p[i]:.0%}" for i in order if p[i] > 0)
 
 
 def sayc_margin(meta: dict) -> float | None:
