@@ -256,6 +256,12 @@ def _check_eval_against(spec: str) -> None:
         raise OptionError(f"--eval-against: {e}") from None
 
 
+def _eval_name(point: dict) -> str:
+    """The agent a validation result was played against (runs from before it was recorded: SL)."""
+    against = point.get("against", "sl")
+    return "SL" if against == "sl" else against
+
+
 def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_address, device, search=None,
                   keep_policies=False, league_add=(), opponent="sl", net=None, distill_steps=2000):
     """``train_rl`` under a progress bar whose line shows the validation result, throughput and,
@@ -263,7 +269,6 @@ def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_addres
     from bidlab.learn.a2c import train_rl
     from bidlab.learn.a2c.distill import DistillConfig
 
-    vs = "SL" if opponent == "sl" else opponent
     with progress_display(console) as display:
         total = updates if updates is not None else None
         task = display.task("updates" if total is not None else "training seconds")
@@ -278,8 +283,8 @@ def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_addres
             if len(evals) > shown["evals"]:
                 shown["evals"] = len(evals)
                 p = evals[-1]
-                console.print(f"update {p['update']}: {p['imps']:+.3f} ± {p['se']:.3f} IMPs/board vs {vs} "
-                              f"on {cfg.eval_boards} validation boards")
+                console.print(f"update {p['update']}: {p['imps']:+.3f} ± {p['se']:.3f} IMPs/board vs "
+                              f"{_eval_name(p)} on {cfg.eval_boards} validation boards")
             if ev["replay"] < ev["burn_in"]:
                 task.note(f"burn-in: replay {ev['replay']}/{ev['burn_in']}")
                 return
@@ -291,7 +296,8 @@ def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_addres
             shown["done"] = done if shown["done"] is None else max(done, shown["done"])
             best = ev["best"]
             # the result names its update: before the first evaluation of this run it is the start's
-            live = f"{evals[-1]['imps']:+.2f}±{evals[-1]['se']:.2f} at upd {evals[-1]['update']}" if evals else "-"
+            live = (f"vs {_eval_name(evals[-1])} {evals[-1]['imps']:+.2f}±{evals[-1]['se']:.2f} at upd "
+                    f"{evals[-1]['update']}" if evals else "-")
             m = ev["metrics"]
             srch = ev.get("search")
             found = ""
@@ -307,7 +313,7 @@ def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_addres
                 pool += (f"  exploiter#{x['generation']} upd {x['updates']} vs learner "
                          f"{x['recent']:+.2f}" if x["boards"] else f"  exploiter#{x['generation']} burn-in")
                 pool += f" added {len(x['added'])}" if x["added"] else ""
-            task.note(f"upd {ev['updates']}  IMPs vs {vs} {live} (best {best['imps']:+.2f})  "
+            task.note(f"upd {ev['updates']}  IMPs {live} (best {best['imps']:+.2f} vs {_eval_name(best)})  "
                       f"gen {ev['generated_per_s']:.0f}/s learn {ev['learned_per_s']:.0f}/s  "
                       f"H {m.get('entropy', 0):.3f} v {m.get('value', 0):.3f}{found}{pool}")
 

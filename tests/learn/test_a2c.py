@@ -265,3 +265,19 @@ def test_a_resume_may_anneal_the_learning_rates(tmp_path):
     saved = checkpoint_state(tmp_path / "checkpoint.safetensors")["optimizers"]
     assert {g["lr"] for g in saved["opt_policy"]["param_groups"]} == {lower.lr_policy}
     assert {g["lr"] for g in saved["opt_value"]["param_groups"]} == {lower.lr_value}
+
+
+def test_a_resume_against_another_evaluation_agent_labels_its_results_and_starts_the_best_afresh(tmp_path):
+    """IMPs against different agents do not compare: each validation result names its opponent,
+    and a resume with another --eval-against does not keep a best scored against the old one
+    (a tiny random-weight policy scores far more against `random` than against `sayc`)."""
+    cfg = A2CConfig.tiny(eval_every=3, checkpoint_every=3)
+    first = train_rl(tmp_path, cfg, init=None, updates=3, opponent="random")
+    assert {p["against"] for p in first["evals"]} == {"random"}
+    state = train_rl(tmp_path, cfg, init=None, updates=6, opponent="sayc")
+    last = state["evals"][-1]
+    assert last["update"] == 6 and last["against"] == "sayc"
+    assert max(p["imps"] for p in first["evals"]) > last["imps"]  # the old best is the higher number
+    assert state["best"] == last
+    saved = json.loads((tmp_path / "best.json").read_text())
+    assert saved["info"]["rl"]["opponent"] == "sayc"

@@ -154,10 +154,13 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
         done["eval"] = state["updates"]
         m, se = evaluate_against(learner.policy, opp, ev)
         point = {"update": state["updates"], "seconds": round(state["seconds"], 1), "generated": state["generated"],
-                 "imps": m, "se": se}
+                 "imps": m, "se": se, "against": opponent}
         state["evals"].append(point)
-        writer.add_scalar("eval/imps_vs_sl", m, state["updates"])
-        if state["best"] is None or m > state["best"]["imps"]:
+        writer.add_scalar("eval/imps_vs_sl" if opponent == "sl" else f"eval/imps_vs_{opponent}", m, state["updates"])
+        # IMPs against different agents do not compare: a resume with another --eval-against
+        # starts the best afresh (evaluations from before the field existed were against SL)
+        best = state["best"]
+        if best is None or best.get("against", "sl") != opponent or m > best["imps"]:
             state["best"] = point
             save_model(out / "best", learner.policy, info={
                 "rl": {"init": init, "config": cfg.to_json(), "validation": point,
