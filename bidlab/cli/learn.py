@@ -603,6 +603,68 @@ def train_exploit_cmd(
     console.print(doubled_line(doubled_contracts(match.records(), exploiter, target)), highlight=False)
 
 
+@train_app.command("average")
+def train_average_cmd(
+    ingredients: list[str] = typer.Argument(..., help="Policies to average: shipped names (nn:rl, nn:rl@156750), "
+                                            "model paths (runs/x/final, runs/x/policies/update-NNNNNN) or run folders "
+                                            "(their checkpoint's policy)."),
+    out: Path = typer.Option(..., help="The averaged model: OUT.safetensors and OUT.json (bids as nn:OUT)."),
+    weights: str = typer.Option(None, help="Comma-separated weight of each policy, in order (default: equal)."),
+) -> None:
+    """Average the weights of policies of one lineage into one policy: stochastic weight averaging
+    over a run's kept policies (Izmailov et al. 2018) or a model soup of runs continued from one
+    checkpoint (Wortsman et al. 2022). All must have one shape. Judge the result by a match on
+    validation deals before you test it: policies of unrelated runs do not average."""
+    import hashlib
+
+    from bidlab.agents.neural import resolve_model
+    from bidlab.learn.a2c.checkpoint import checkpoint_policy, load_state
+    from bidlab.nets import load_model, model_paths, save_model
+    from bidlab.nets.average import average_nets, mixing_weights
+
+    check_output_file(model_paths(out)[0])
+    try:
+        w = None if weights is None else [float(x) for x in weights.split(",")]
+    except ValueError:
+        raise OptionError(f"--weights {weights!r}: give numbers separated by commas, e.g. 1,1,2") from None
+    try:
+        w = mixing_weights(len(ingredients), w)
+    except BidlabError as e:
+        raise OptionError(f"--weights: {e}") from None
+    nets, sources = [], []
+    for spec in ingredients:
+        name = spec.removeprefix("nn:")
+        try:
+            if Path(name).is_dir() and (Path(name) / "checkpoint.safetensors").exists():
+                net = checkpoint_policy(name)
+                file = Path(name) / "checkpoint.safetensors"
+                label = f"{name} (checkpoint, update {load_state(name)['updates']})"
+                play = None
+            else:
+                file = resolve_model(name, kind="policy")
+                net, meta = load_model(file)
+                label, play = spec, meta.get("play")
+        except BidlabError as e:
+            raise OptionError(f"{spec}: {e}") from None
+        if net.cfg.kind != "policy":
+            raise OptionError(f"{spec} is a {net.cfg.kind} net, not a policy")
+        if play:
+            raise OptionError(f"{spec} has play-time settings ({play}); average the plain nets")
+        nets.append(net)
+        sources.append({"source": label, "sha256": hashlib.sha256(file.read_bytes()).hexdigest()[:16]})
+    try:
+        avg = average_nets(nets, w, names=[s["source"] for s in sources])
+    except BidlabError as e:
+        raise OptionError(str(e)) from None
+    for s, wi in zip(sources, w):
+        s["weight"] = round(wi, 6)
+    save_model(out, avg, info={"average": {"method": "weight average (SWA / model soup)", "ingredients": sources}})
+    for s in sources:
+        console.print(f"  {s['weight']:.3f} x {s['source']}", highlight=False)
+    console.print(f"averaged {plural(len(nets), 'policy', 'policies')} into {out} (bids as nn:{out})",
+                  highlight=False)
+
+
 @train_app.command("rl-plot")
 def train_rl_plot(
     runs: list[Path] = typer.Argument(..., help="Run folders of `bidlab train rl` (each has state.json)."),

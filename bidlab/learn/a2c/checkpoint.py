@@ -10,7 +10,7 @@ from pathlib import Path
 from bidlab.fileio import write_bytes_atomic, write_json_atomic
 from bidlab.learn.a2c.config import RLTrainingError
 from bidlab.learn.a2c.learner import Learner
-from bidlab.nets import load_optimizer, optimizer_tensors
+from bidlab.nets import NetConfig, build, load_optimizer, optimizer_tensors
 
 
 def save_checkpoint(out: Path, learner: Learner, state: dict, extra: dict | None = None) -> None:
@@ -91,3 +91,19 @@ def load_state(out: str | Path) -> dict:
     if not js.exists():
         raise RLTrainingError(f"no training state in {out}")
     return json.loads(js.read_text())
+
+
+def checkpoint_policy(out: str | Path):
+    """The learner's policy in a run's checkpoint (a run folder that has no ``final`` model yet,
+    or whose checkpoint is newer), as a net in eval mode."""
+    out = Path(out)
+    if not (out / "checkpoint.safetensors").exists():
+        raise RLTrainingError(f"no checkpoint.safetensors in {out}")
+    cfg = NetConfig(**load_state(out)["config"]["policy"])
+    tensors = {k.removeprefix("policy."): v for k, v in checkpoint_tensors(out, "policy.").items()}
+    net = build(cfg)
+    try:
+        net.load_state_dict(tensors)
+    except RuntimeError as e:
+        raise RLTrainingError(f"{out}/checkpoint.safetensors does not hold its {cfg.layers}x{cfg.hidden} policy ({e})") from None
+    return net.eval()
