@@ -52,6 +52,8 @@ BAD_INPUTS = [
     (["train", "sl", "--data", "{tmp}/nodata", "--device", "toaster", "--out", "{tmp}/run"], "toaster"),
     (["train", "sl", "--data", "{tmp}/nodata", "--seed", "-3", "--out", "{tmp}/run"], "--seed"),
     (["train", "accuracy", "nomodel", "--data", "{tmp}/nodata"], "nomodel"),
+    (["train", "rl", "--updates", "1", "--swa-from", "-1", "--out", "{tmp}/run"], "--swa-from"),
+    (["train", "rl", "--updates", "1", "--swa-from", "0", "--swa-every", "0", "--out", "{tmp}/run"], "--swa-every"),
     (["train", "average", "nn:rl", "nn:belief", "--out", "{tmp}/avg"], "belief net, not a policy"),
     (["train", "average", "nn:rl", "nn:nothere", "--out", "{tmp}/avg"], "no model at nothere"),
     (["train", "average", "nn:rl", "nn:sl", "--weights", "1", "--out", "{tmp}/avg"], "1 weights for 2 nets"),

@@ -329,6 +329,11 @@ def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_addres
     console.print(f"{state['updates']} updates, {state['generated']} transitions generated, {state['learned']} learned; "
                   f"best on validation {b['imps']:+.3f} ± {b['se']:.3f} IMPs/board at update {b['update']}: "
                   f"{out}/best.safetensors (bid with nn:{out}/best)")
+    swa = state.get("swa")
+    if swa and swa["count"]:
+        console.print(f"weight average of {plural(swa['count'], 'policy', 'policies')} (updates {swa['first']} to "
+                      f"{swa['last']}, every {swa['every']}): {out}/swa.safetensors (bid with nn:{out}/swa)",
+                      highlight=False)
     if state.get("league"):
         _print_league(state["league"])
     if state.get("exploiter"):
@@ -439,11 +444,17 @@ def train_rl_cmd(
     net: str = typer.Option(None, "--net", help="Policy shape LAYERSxWIDTH (e.g. 4x1024): a new run starts from "
                             "--init distilled into it (KL on its self-play positions), so no progress is lost."),
     distill_steps: int = typer.Option(2000, "--distill-steps", min=1, help="With --net: distillation steps (batch 1024)."),
+    swa_from: int = typer.Option(None, "--swa-from", min=0, help="Keep a running weight average of the policy from "
+                                 "this update on (stochastic weight averaging), written as RUN/swa; a resume seeds it "
+                                 "from the policies kept since then (--keep-policies)."),
+    swa_every: int = typer.Option(250, "--swa-every", min=1, help="With --swa-from: updates between the policies "
+                                  "it takes in."),
 ) -> None:
     """A2C self-play with prioritized replay and a hidden-information value net (Qiu et al. Sec. IV),
     from the SL policy. Rerun the same command to resume after a kill. --jps RATIO adds online
     joint policy search; to fine-tune a finished run, copy its folder and resume it with --jps.
-    --league trains against a pool of opponents; --anchor keeps the policy near an anchor."""
+    --league trains against a pool of opponents; --anchor keeps the policy near an anchor;
+    --swa-from averages the policy's weights as it trains (RUN/swa)."""
     import torch
 
     from bidlab.learn.a2c import SearchTraining, initial_policy, make_config
@@ -496,7 +507,8 @@ def train_rl_cmd(
                  ("replay_ratio", replay_ratio), ("checkpoint_every", checkpoint_every)):
         if v is not None:
             kw[k] = v
-    kw.update(checkpoint_seconds=checkpoint_seconds, **_anchor_settings(anchor, anchor_weight),
+    kw.update(checkpoint_seconds=checkpoint_seconds, swa_from=swa_from, swa_every=swa_every,
+              **_anchor_settings(anchor, anchor_weight),
               **_partner_settings(partner, partner_share))
     if league:
         kw["league"] = _league_config(league_fixed, league_self, league_snapshot_every, league_add, **exploiter_kw)

@@ -116,6 +116,8 @@ class A2CConfig:
     anchor_weight: float = 0.0       # lambda (issue #29)
     partner: str | None = None       # ad-hoc teamwork (issue #29): a share of boards with this agent as partner
     partner_share: float = 0.0       # share of self-play batches in which one team is learner + partner
+    swa_from: int | None = None      # running weight average of the policy from this update on (RUN/swa)
+    swa_every: int = 250             # updates between the policies it takes in
 
     @classmethod
     def cpu(cls, **kw) -> A2CConfig:
@@ -141,6 +143,10 @@ class A2CConfig:
             raise RLTrainingError(f"--anchor-weight must be >= 0, got {self.anchor_weight}")
         if self.anchor_weight > 0 and not self.anchor:
             raise RLTrainingError("--anchor-weight needs --anchor (e.g. --anchor nn:sl)")
+        if self.swa_from is not None and self.swa_from < 0:
+            raise RLTrainingError(f"--swa-from must be >= 0, got {self.swa_from}")
+        if self.swa_every < 1:
+            raise RLTrainingError(f"--swa-every must be >= 1, got {self.swa_every}")
         if not 0 <= self.partner_share <= 1:
             raise RLTrainingError(f"--partner-share must be in [0, 1], got {self.partner_share}")
         if self.partner_share > 0 and not self.partner:
@@ -164,9 +170,10 @@ class A2CConfig:
         # throughput knobs: a run may resume with other values (replay_ratio: old runs lack it);
         # the seed only picks the games, so replicates may fine-tune one checkpoint with other seeds;
         # a plain run may go on as a league run (the league's own settings are checked on resume);
-        # the learning rates may be lowered (or raised) on resume: annealing a long run is a resume
+        # the learning rates may be lowered (or raised) on resume: annealing a long run is a resume;
+        # a weight average may start (or start again) on resume: it only reads the policy
         for k in ("lr_policy", "lr_value", "eval_every", "eval_boards", "checkpoint_every", "checkpoint_seconds", "actors", "replay_ratio",
-                  "seed", "league", "anchor", "anchor_weight", "partner", "partner_share"):
+                  "seed", "league", "anchor", "anchor_weight", "partner", "partner_share", "swa_from", "swa_every"):
             d.pop(k, None)
         return d
 

@@ -20,6 +20,8 @@ from bidlab.learn.a2c.league import League, check_member_spec
 from bidlab.learn.a2c.learner import Learner
 from bidlab.learn.a2c.limiter import ReplayRatioLimiter
 from bidlab.learn.a2c.main_exploiter import EXPLOITER, PREFIX, MainExploiter, check_exploiter_backend
+from bidlab.learn.a2c.swa import PREFIX as SWA_PREFIX
+from bidlab.learn.a2c.swa import RunningAverage
 from bidlab.learn.a2c.targets import SearchTraining, TargetQueue, add_search_targets
 from bidlab.learn.a2c.transitions import insert_priorities, replay_columns
 from bidlab.learn.replay import ReplayBuffer
@@ -39,6 +41,26 @@ def initial_policy(init: str | None, cfg: A2CConfig) -> tuple[torch.nn.Module, A
     return net, replace(cfg, policy=net.cfg)
 
 
+def running_average(cfg: A2CConfig, state: dict, out: Path) -> RunningAverage | None:
+    """The run's weight average (``--swa-from``): the checkpoint's, when its settings are
+    unchanged; else a new one, seeded from the policies the run kept at or after its start.
+    A run that averages goes on averaging when resumed without the option."""
+    saved = state.get("swa")
+    start, every = cfg.swa_from, cfg.swa_every
+    if start is None:
+        if saved is None:
+            return None
+        start, every = saved["from"], saved["every"]
+    if saved is not None and (saved["from"], saved["every"]) == (start, every):
+        swa = RunningAverage.restore(saved, checkpoint_tensors(out, SWA_PREFIX))
+    else:
+        swa = RunningAverage(start, every)
+        if (out / "policies").is_dir():
+            swa.seed_from_kept(out / "policies", state["updates"])
+    state["swa"] = swa.to_json()
+    return swa
+
+
 def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minutes: float | None = None,
              updates: int | None = None, backend: str = "local", ray_address: str | None = None,
              device: str = "cpu", opponent: str = "sl",
@@ -51,6 +73,8 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     may be resumed with it (fine-tuning from a plain RL checkpoint), not the other way round.
     ``keep_policies``: every checkpoint also keeps the policy as ``policies/update-NNNNNN``
     (a plain model file), for learning curves measured by matches afterwards.
+    ``cfg.swa_from``: a running weight average of the policy (:mod:`bidlab.learn.a2c.swa`),
+    in the checkpoint and written beside ``final`` as ``RUN/swa``.
     ``cfg.league``: league self-play (:mod:`bidlab.learn.a2c.league`); a plain run may go on
     as a league run, whose pool then starts at its current update; ``league_add``: agent
     specs that join the pool (exploiters). ``opponent``: the agent of the periodic
@@ -134,6 +158,9 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
         state["exploiter"] = exploiter.checkpoint()[1]
     else:
         state.pop("exploiter", None)  # resumed without --league-exploiter: its frozen members stay in the pool
+    swa = running_average(cfg, state, out)
+    if swa is not None and swa.due(state["updates"]):
+        swa.add(state["updates"], learner.policy)  # the policy it starts (or resumes) from
     ev = validation_deals(cfg.eval_boards, cfg.seed)
     opp = evaluation_opponent(opponent)
     writer = SummaryWriter(str(out / "tb"), purge_step=state["updates"] or None)
@@ -216,16 +243,21 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
         if league is not None:
             state["league"] = league.to_json()
         done["checkpoint"] = (state["updates"], time.perf_counter())
-        extra = None
+        extra = {}
         if exploiter is not None:
             extra, state["exploiter"] = exploiter.checkpoint()
-        save_checkpoint(out, learner, state, extra)
-        # the run's latest policy as a plain model file (nn:RUN/final), beside the best on validation
+        if swa is not None:
+            extra = {**extra, **swa.tensors()}
+            state["swa"] = swa.to_json()
         info = {"rl": {"init": init, "config": cfg.to_json(), "update": state["updates"], "opponent": opponent}}
-        save_model(out / "final", learner.policy, info=info)
-        if keep_policies:
+        if keep_policies:  # before the checkpoint: a kill after it never lacks the kept policy of its update
             (out / "policies").mkdir(exist_ok=True)
             save_model(out / "policies" / f"update-{state['updates']:06d}", learner.policy, info=info)
+        save_checkpoint(out, learner, state, extra)
+        # the run's latest policy as a plain model file (nn:RUN/final), beside the best on validation
+        save_model(out / "final", learner.policy, info=info)
+        if swa is not None:
+            swa.save(out / "swa", learner.policy, info)
 
     last = {"t": time.perf_counter(), "gen": state["generated"], "learned": state["learned"]}
     rates = {"generated_per_s": 0.0, "learned_per_s": 0.0}
@@ -305,6 +337,8 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
                 writer.add_scalar("throughput/generated_per_s", rates["generated_per_s"], state["updates"])
                 writer.add_scalar("throughput/learned_per_s", rates["learned_per_s"], state["updates"])
             u = state["updates"]
+            if swa is not None and swa.due(u):
+                swa.add(u, learner.policy)
             if replay.ready and u % cfg.eval_every == 0 and done["eval"] != u:
                 evaluate()
                 clock = time.perf_counter()  # evaluation time is not training time
