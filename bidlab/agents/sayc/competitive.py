@@ -522,8 +522,8 @@ def doubler_raises_answer(c: Ctx):
                 return bid(4, p), f"{sp} support points opposite partner's 9-11 jump answer: game"
             return None
         step = 0 if sp < 16 else (1 if sp <= 18 else (2 if sp <= 21 else 9))
-        if step == 0:
-            return None
+        if step == 0 or step == 1 and lv >= 4:
+            return None  # a forced three-level answer: game needs 19+ opposite it
         target = min(lv + step - 1, 4)
         if target < lv:
             return None
@@ -535,8 +535,8 @@ def doubler_raises_answer(c: Ctx):
     if sp >= 19 and all(f.stoppers[s] for s in c.their_suits) and c.legal(bid(3, NT)):
         return bid(3, NT), f"{sp} support points and their suit stopped: 3NT opposite partner's answer"
     target = min(lv + (0 if sp <= 18 else 1), 5 if sp >= 22 else 4)
-    if target < lv or target > 5:
-        return None
+    if target < lv or target > 5 or sp <= 18 and target >= 4:
+        return None  # 16-18 raises a minor only to the three level
     return bid(target, p), f"{sp} support points, four {SUIT_NAMES[p]}: raises partner's answer to {target}"
 
 
