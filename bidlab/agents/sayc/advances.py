@@ -139,6 +139,13 @@ def advance_takeout_double(c: Ctx):
         if best in MAJORS and f.lengths[best] >= 5 and c.legal(bid(4, best)):
             return bid(4, best), f"{f.hcp} HCP + length, 5+ {SUIT_NAMES[best]}: game"
         cue = c.cheapest(t)
+        if cue is not None and LV[cue.id] >= 4:
+            # no room below game for the cue bid's question: name the game
+            for m in (3, 2):
+                if m in unbid and f.lengths[m] >= 4 and c.legal(bid(4, m)):
+                    return bid(4, m), f"{f.hcp} HCP, four {SUIT_NAMES[m]}: game (a four-level cue bid leaves no room)"
+            if best not in MAJORS and f.lengths[best] >= 6 and c.legal(bid(5, best)):
+                return bid(5, best), f"{f.hcp} HCP + length, 6+ {SUIT_NAMES[best]}: game (a four-level cue bid leaves no room)"
         return cue, "12+ HCP: cue bid of their suit, forcing"
     if f.balanced and f.stoppers[t] and not any(f.lengths[s] >= 4 for s in unbid if s in MAJORS):
         if 11 <= f.hcp <= 12:

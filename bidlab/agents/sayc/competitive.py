@@ -492,7 +492,7 @@ def doubler_answers_cue_bid(c: Ctx):
     if unbid:
         s = max(unbid, key=lambda x: (f.lengths[x], x))
         cb = c.cheapest(s)
-        if cb is not None and LV[cb.id] <= 4:
+        if cb is not None and LV[cb.id] <= (5 if s < 2 else 4):
             return cb, f"answers partner's forcing cue bid with my longest suit, {SUIT_NAMES[s]}"
     return None
 
@@ -542,9 +542,26 @@ def doubler_raises_answer(c: Ctx):
 
 @rule(OC)
 def doubler_rebid(c: Ctx):
-    """After my takeout double: 17+ with a long suit bids it, 19+ balanced bids notrump."""
+    """After my takeout double: 17+ with a long suit bids it, 19+ balanced bids notrump.
+
+    When partner answered in a suit and RHO passed, the five-card suit is shown only at
+    the two level (the booklet's "double, then bid" hand, too strong to overcall): passing
+    2D with 19 HCP and six spades left a slam unbid, while a three-level new suit over a
+    forced answer lost (round five, dropped)."""
     mine = [x for x in c.my_calls if x.id]
-    if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3) or c.last_bidder not in (1, 3):
+    if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3):
+        return None
+    if c.last_bidder == 2:
+        pb = _my_takeout_double_answered(c)
+        if pb is None or ST[pb.id] == NT or ST[pb.id] in c.their_suits or c.f.hcp < 17:
+            return None  # notrump and cue-bid answers are placed elsewhere
+        for s in sorted(range(4), key=lambda x: (-c.f.lengths[x], -x)):
+            if s not in c.their_suits and s != ST[pb.id] and c.f.lengths[s] >= 5:
+                cb = c.cheapest(s)
+                if cb is not None and LV[cb.id] <= 2:
+                    return cb, f"17+ HCP with 5+ {SUIT_NAMES[s]}: shows the strong hand after doubling"
+        return None
+    if c.last_bidder not in (1, 3):
         return None
     f = c.f
     if f.hcp < 17:
