@@ -18,7 +18,9 @@ new suits; after a takeout double: redouble 10+, Jordan 2NT (limit raise or bett
 preemptive jump raise; after their overcall of our 1NT, natural bids and a Stayman-like
 cue bid (the system is off). Responsive doubles after partner's takeout double and their
 raise; lead-directing doubles of their artificial bids (Stayman, transfers, strong 2C).
-The overcaller's rebids after a cue-bid raise or a new suit. Penalty doubles of contracts
+The overcaller's rebids after a cue-bid raise or a new suit. The takeout doubler's second
+turn (round five of issue 27): answering advancer's forcing cue bid, raising the answer by
+support points, showing a five-card suit of his own. Penalty doubles of contracts
 that are clearly failing.
 """
 
@@ -546,7 +548,7 @@ def doubler_rebid(c: Ctx):
 
     When partner answered in a suit and RHO passed, the five-card suit is shown only at
     the two level (the booklet's "double, then bid" hand, too strong to overcall): passing
-    2D with 19 HCP and six spades left a slam unbid, while a three-level new suit over a
+    2D with 17 HCP and six spades left a slam unbid, while a three-level new suit over a
     forced answer lost (round five, dropped)."""
     mine = [x for x in c.my_calls if x.id]
     if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3):
