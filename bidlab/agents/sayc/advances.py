@@ -128,7 +128,9 @@ def advance_takeout_double(c: Ctx):
     unbid = [s for s in range(4) if s not in c.their_suits]
     if not unbid:
         return None
-    best = max(unbid, key=lambda s: (f.lengths[s] + (1 if s in MAJORS else 0), s))
+    # a four-card major before a four-card minor, never a doubleton major before a
+    # three-card minor (the answer promises four: partner raises it)
+    best = max(unbid, key=lambda s: (f.lengths[s] + (1 if s in MAJORS and f.lengths[s] >= 4 else 0), s))
     # Strength for the answer: HCP plus length points in the suit to be named (a fifth and
     # sixth trump are tricks opposite the doubler's support; issue 27 judgement, checked
     # in double-dummy IMPs on the train and validation splits).
@@ -137,6 +139,13 @@ def advance_takeout_double(c: Ctx):
         if best in MAJORS and f.lengths[best] >= 5 and c.legal(bid(4, best)):
             return bid(4, best), f"{f.hcp} HCP + length, 5+ {SUIT_NAMES[best]}: game"
         cue = c.cheapest(t)
+        if cue is not None and LV[cue.id] >= 4:
+            # no room below game for the cue bid's question: name the game
+            for m in (3, 2):
+                if m in unbid and f.lengths[m] >= 4 and c.legal(bid(4, m)):
+                    return bid(4, m), f"{f.hcp} HCP, four {SUIT_NAMES[m]}: game (a four-level cue bid leaves no room)"
+            if best not in MAJORS and f.lengths[best] >= 6 and c.legal(bid(5, best)):
+                return bid(5, best), f"{f.hcp} HCP + length, 6+ {SUIT_NAMES[best]}: game (a four-level cue bid leaves no room)"
         return cue, "12+ HCP: cue bid of their suit, forcing"
     if f.balanced and f.stoppers[t] and not any(f.lengths[s] >= 4 for s in unbid if s in MAJORS):
         if 11 <= f.hcp <= 12:
@@ -146,6 +155,10 @@ def advance_takeout_double(c: Ctx):
     lv = c.cheapest_level(best)
     if lv >= 5 or (lv == 4 and f.lengths[best] < 5 and f.hcp < 6):
         return PASS, "too high to answer the double"
+    if lv == 3 and best in MAJORS and f.lengths[best] >= 5 and pts >= 10 and c.legal(bid(4, best)):
+        # over their weak two the cheapest answer is already at the three level, so no jump
+        # is left below game: 10+ points (HCP + length) with a five-card major bid game
+        return bid(4, best), f"{f.hcp} HCP + length, 5+ {SUIT_NAMES[best]}: game over their weak two (no room to jump)"
     if 9 <= pts <= 11 and f.lengths[best] >= 4 and lv + 1 <= 3:
         return bid(lv + 1, best), f"9-11 points (HCP + length), 4+ {SUIT_NAMES[best]}: jump answer (SAYC)"
     if free:

@@ -18,7 +18,9 @@ new suits; after a takeout double: redouble 10+, Jordan 2NT (limit raise or bett
 preemptive jump raise; after their overcall of our 1NT, natural bids and a Stayman-like
 cue bid (the system is off). Responsive doubles after partner's takeout double and their
 raise; lead-directing doubles of their artificial bids (Stayman, transfers, strong 2C).
-The overcaller's rebids after a cue-bid raise or a new suit. Penalty doubles of contracts
+The overcaller's rebids after a cue-bid raise or a new suit. The takeout doubler's second
+turn (round five of issue 27): answering advancer's forcing cue bid, raising the answer by
+support points, showing a five-card suit of his own. Penalty doubles of contracts
 that are clearly failing.
 """
 
@@ -451,11 +453,117 @@ def michaels_bidder_names_minor(c: Ctx):
     return bid(3, m), f"my minor is {SUIT_NAMES[m]} (answer to partner's 2NT ask after my Michaels cue bid)"
 
 
+def _my_takeout_double_answered(c: Ctx):
+    """Partner's one bid, when my only call so far doubled their suit for takeout and he
+    answered it with RHO passing (the doubler's second turn), else None."""
+    mine = [x for x in c.my_calls if x.id]
+    if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3) or c.last_bidder != 2 or c.doubled:
+        return None
+    if ST[c.opening.id] == NT:
+        return None  # a double of their 1NT is for penalties
+    if any(c.f.lengths[s] > 3 for s in c.their_suits):
+        return None  # length in their suit: a lead-directing double of their 2C, not takeout
+    pbids = [x for x in c.partner_calls if x.id]
+    if len(pbids) != 1 or pbids[0].id < 3:
+        return None
+    return pbids[0]
+
+
+@rule(OC)
+def doubler_answers_cue_bid(c: Ctx):
+    """Partner answered my takeout double with a cue bid of their suit (12+, forcing; SAYC
+    "Responses to takeout doubles"): never pass it. Show a four-card major up the line,
+    else notrump with their suit stopped, else my longest unbid suit (the cue bid was
+    passed out: 3C by the advancer, 19 HCP opposite, was the costliest auction over their
+    natural 2C)."""
+    pb = _my_takeout_double_answered(c)
+    if pb is None or ST[pb.id] == NT or ST[pb.id] not in c.their_suits:
+        return None
+    f = c.f
+    unbid = [s for s in range(4) if s not in c.their_suits]
+    majors = [s for s in MAJORS if s in unbid and f.lengths[s] >= 4]
+    if majors:
+        s = max(majors, key=lambda x: (f.lengths[x], -x))  # 4-4: hearts first (up the line)
+        cb = c.cheapest(s)
+        if cb is not None and LV[cb.id] <= 4:
+            return cb, f"{f.lengths[s]} {SUIT_NAMES[s]}: answers partner's forcing cue bid (takeout double)"
+    if all(f.stoppers[s] for s in c.their_suits):
+        cb = c.cheapest(NT)
+        if cb is not None and LV[cb.id] <= 3:
+            return cb, "no four-card major, their suit stopped: notrump over partner's forcing cue bid"
+    if unbid:
+        s = max(unbid, key=lambda x: (f.lengths[x], x))
+        cb = c.cheapest(s)
+        if cb is not None and LV[cb.id] <= (5 if s < 2 else 4):
+            return cb, f"answers partner's forcing cue bid with my longest suit, {SUIT_NAMES[s]}"
+    return None
+
+
+@rule(OC)
+def doubler_raises_answer(c: Ctx):
+    """Partner answered my takeout double in a suit and RHO passed: with four trumps the
+    doubler raises by its support points (the standard scale with the booklet's answers:
+    opposite the 0-8 cheapest answer 16-18 raise one level, 19-21 jump, 22+ game; opposite
+    the 9-11 jump answer 13+ bids game in a major). Passing with 19-21 and a fit (the
+    placement rules wait for 25 opposite partner's minimum) left games and slams unbid."""
+    pb = _my_takeout_double_answered(c)
+    if pb is None:
+        return None
+    p = ST[pb.id]
+    if p == NT or p in c.their_suits:
+        return None
+    f = c.f
+    if f.lengths[p] < 4:
+        return None
+    sp = f.support_points(p)
+    lv = c.cheapest_level(p)
+    jump_answer = c.partner.min_hcp >= 9
+    if p in MAJORS:
+        if jump_answer:
+            if sp >= 13 and lv <= 4:
+                return bid(4, p), f"{sp} support points opposite partner's 9-11 jump answer: game"
+            return None
+        step = 0 if sp < 16 else (1 if sp <= 18 else (2 if sp <= 21 else 9))
+        if step == 0 or step == 1 and lv >= 4:
+            return None  # a forced three-level answer: game needs 19+ opposite it
+        target = min(lv + step - 1, 4)
+        if target < lv:
+            return None
+        return bid(target, p), (f"{sp} support points, four {SUIT_NAMES[p]}: raises partner's answer to "
+                                f"{target}{'' if target < 4 else ' (game)'} (16-18 one level, 19-21 a jump, 22+ game)")
+    # a minor: raise one level with 16-18, 19+ tries 3NT with their suits stopped, else jumps
+    if jump_answer or sp < 16:
+        return None
+    if sp >= 19 and all(f.stoppers[s] for s in c.their_suits) and c.legal(bid(3, NT)):
+        return bid(3, NT), f"{sp} support points and their suit stopped: 3NT opposite partner's answer"
+    target = min(lv + (0 if sp <= 18 else 1), 5 if sp >= 22 else 4)
+    if target < lv or target > 5 or sp <= 18 and target >= 4:
+        return None  # 16-18 raises a minor only to the three level
+    return bid(target, p), f"{sp} support points, four {SUIT_NAMES[p]}: raises partner's answer to {target}"
+
+
 @rule(OC)
 def doubler_rebid(c: Ctx):
-    """After my takeout double: 17+ with a long suit bids it, 19+ balanced bids notrump."""
+    """After my takeout double: 17+ with a long suit bids it, 19+ balanced bids notrump.
+
+    When partner answered in a suit and RHO passed, the five-card suit is shown only at
+    the two level (the booklet's "double, then bid" hand, too strong to overcall): passing
+    2D with 17 HCP and six spades left a slam unbid, while a three-level new suit over a
+    forced answer lost (round five, dropped)."""
     mine = [x for x in c.my_calls if x.id]
-    if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3) or c.last_bidder not in (1, 3):
+    if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3):
+        return None
+    if c.last_bidder == 2:
+        pb = _my_takeout_double_answered(c)
+        if pb is None or ST[pb.id] == NT or ST[pb.id] in c.their_suits or c.f.hcp < 17:
+            return None  # notrump and cue-bid answers are placed elsewhere
+        for s in sorted(range(4), key=lambda x: (-c.f.lengths[x], -x)):
+            if s not in c.their_suits and s != ST[pb.id] and c.f.lengths[s] >= 5:
+                cb = c.cheapest(s)
+                if cb is not None and LV[cb.id] <= 2:
+                    return cb, f"17+ HCP with 5+ {SUIT_NAMES[s]}: shows the strong hand after doubling"
+        return None
+    if c.last_bidder not in (1, 3):
         return None
     f = c.f
     if f.hcp < 17:

@@ -294,6 +294,13 @@ def _overcall_judgement(c: Ctx, s: int, lv: int, bal: bool) -> str | None:
                 return "overcall (SAYC)"
             if suit_good_enough(f.suit_masks[s], 2):
                 return f"suit quality {f.suit_quality(s)} passes the Suit Quality Test: overcall"
+        if f.lengths[s] >= 6 and (8 if not c.we_vul else 9) <= f.hcp <= 9 and not bal \
+                and suit_good_enough(f.suit_masks[s], 2) and f.top5[s] >= 2:
+            # a six-card suit that passes the Suit Quality Test plays for five tricks opposite
+            # nothing: two points below the booklet's 10 at the two level (too strong for
+            # nothing, too long to pass; the weak jump is a level higher)
+            return (f"six-card suit of quality {f.suit_quality(s)} (Suit Quality Test): two-level overcall "
+                    "with 8-9 HCP")
     elif lv == 3 and 13 <= f.hcp <= 17:
         if f.lengths[s] >= 6 and f.good_suit(s):
             return "overcall (SAYC)"

@@ -235,6 +235,11 @@ def compete_by_total_tricks(c: Ctx):
         if s in c.their_suits:
             continue
         n = c.f.lengths[s] + c.partner.min_len[s]
+        if c.f.lengths[s] >= 6 and s in c.me.bid_suits and not c.partner.bid_suits:
+            # my own long suit, partner silent: he holds about two of it (a third of the
+            # 6-7 cards I lack), so a six-card suit is an eight-card fit for the Law and a
+            # seven-card suit a nine-card fit (compete to the two and three level)
+            n = max(n, c.f.lengths[s] + 2)
         if n >= 8 and c.partner.min_len[s] >= 3 or (c.f.lengths[s] >= 6 and s in c.me.bid_suits):
             if best is None or n > best[0]:
                 best = (n, s)
@@ -246,6 +251,9 @@ def compete_by_total_tricks(c: Ctx):
         return None
     if n < 9 and (c.f.support_points(s) < 6 or LV[cb.id] >= 3 and c.f.hcp < 6):
         return None
+    if c.partner.min_len[s] < 2 and s in c.me.bid_suits and not c.partner.bid_suits:
+        return cb, (f"{c.f.lengths[s]} {SUIT_NAMES[s]} and partner's expected two: a {n}-card fit competes "
+                    f"to the {LV[cb.id]} level (Law of Total Tricks)")
     return cb, f"{n}-card {SUIT_NAMES[s]} fit: competes to the {LV[cb.id]} level (Law of Total Tricks)"
 
 

@@ -407,6 +407,12 @@ def _read_raise(t: _Turn) -> bool:
                 s.limit(0, 9)
     elif t.first_action:
         s.limit(6, 12)
+    elif t.by_defender and not t.by_opener and _first_bid_was_double(t):
+        # the takeout doubler raises advancer's answer: single 16-18, jump 19-21; a raise
+        # to game shows no more than game opposite the answer (16-24)
+        jumps = lv - (LV[t.last_bid.id] + (1 if strain <= ST[t.last_bid.id] else 0))
+        game = lv >= (4 if strain in MAJORS else 5)
+        s.limit(*((16, 24) if game else ((16, 18) if jumps <= 0 else (19, 21))))
     elif t.by_opener and t.n_before == 1:
         # opener raises responder: single 12-15, jump 16-18, double jump 19-21
         lo, hi = (19, 21) if lv >= 4 and strain in MAJORS else ((16, 18) if t.jump else (12, 15))
@@ -414,6 +420,12 @@ def _read_raise(t: _Turn) -> bool:
     if strain not in s.bid_suits:
         s.bid_suits.append(strain)
     return True
+
+
+def _first_bid_was_double(t: _Turn) -> bool:
+    """This seat's only call but passes so far was a double (a takeout double)."""
+    acted = [x for x in t.per_seat[t.rel] if x.id]
+    return len(acted) == 1 and acted[0].id == 1
 
 
 def _read_notrump(t: _Turn) -> bool:
