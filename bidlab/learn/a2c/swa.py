@@ -27,14 +27,11 @@ PREFIX = "swa."
 
 
 class RunningAverage:
-    """The equal-weight mean of the policy at every ``every``-th update from ``start`` on."""
+    """The equal-weight mean of the policy at every ``every``-th update from ``start`` on
+    (settings checked by :class:`A2CConfig`)."""
 
     def __init__(self, start: int, every: int, mean: dict[str, torch.Tensor] | None = None,
                  count: int = 0, first: int | None = None, last: int | None = None):
-        if start < 0:
-            raise RLTrainingError(f"--swa-from must be >= 0, got {start}")
-        if every < 1:
-            raise RLTrainingError(f"--swa-every must be >= 1, got {every}")
         self.start, self.every = start, every
         self.mean, self.count, self.first, self.last = mean, count, first, last
 
