@@ -602,16 +602,18 @@ def train_exploit_cmd(
         _say_resuming(out, load_state(out))
     state = _run_training(out, cfg, init=start, minutes=minutes, updates=updates, backend=backend,
                           ray_address=ray_address, device=device, opponent=target)
-    # the test match is an ordinary stored match (RUN/test): resumable, with its doubled contracts
+    # the test match is an ordinary stored match, one per budget (RUN/test-UPDATES): resumable, with
+    # its doubled contracts; a run resumed to a larger budget keeps the earlier budget's match
     exploiter = f"nn:{out}/final"
-    match = Match(MatchConfig(exploiter, target, "test", test_boards, seed), out / "test")
+    where = out / f"test-{state['updates']}"
+    match = Match(MatchConfig(exploiter, target, "test", test_boards, seed), where)
     with progress_display(console) as display:
         task = display.task("test match")
         summary = match.run(progress=from_counts(task), note=task.note)
     imps = Estimate(summary.imps_per_board, summary.standard_error, summary.boards)
     console.print(f"exploiter vs {target}: {imps.format(signed=True)} IMPs/board on {test_boards} test boards "
                   f"after {state['updates']} updates ({state['seconds'] / 60:.1f} training minutes); "
-                  f"the exploiter bids as {exploiter}; the match is in {out}/test", highlight=False)
+                  f"the exploiter bids as {exploiter}; the match is in {where}", highlight=False)
     console.print(doubled_line(doubled_contracts(match.records(), exploiter, target)), highlight=False)
 
 

@@ -196,10 +196,17 @@ def test_train_exploit_trains_against_its_target_and_reports_test_imps(tmp_path)
     assert r.returncode == 0, r.stderr
     assert f"exploiter vs nn:{target}:" in r.stdout and "on 16 test boards" in r.stdout
     # the test match is a stored match, with each side's doubled contracts counted
-    summary = json.loads((out / "test" / "summary.json").read_text())
+    summary = json.loads((out / "test-12" / "summary.json").read_text())
     assert summary["boards"] == 16 and summary["agent_a"] == f"nn:{out}/final"
     assert f"{summary['imps_per_board']:+.2f}" in r.stdout
     assert f"nn:{out}/final declared " in r.stdout and f"nn:{target} declared " in r.stdout
+    # resumed to a larger budget, it plays a new test match and keeps the first one
+    more = subprocess.run(CLI + ["train", "exploit", "--target", f"nn:{target}", "--preset", "tiny", "--out", str(out),
+                                 "--updates", "14", "--test-boards", "16", "--eval-boards", "16"],
+                          capture_output=True, text=True)
+    assert more.returncode == 0, more.stderr
+    assert "after 14 updates" in more.stdout and f"{out}/test-14" in more.stdout
+    assert json.loads((out / "test-12" / "summary.json").read_text()) == summary
     state = load_state(out)
     assert [m["name"] for m in state["league"]["members"]] == ["self", f"nn:{target}"]
     assert state["league"]["config"]["self_share"] == 0.0
