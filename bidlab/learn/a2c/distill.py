@@ -93,7 +93,7 @@ def distill(teacher: torch.nn.Module, student_cfg: NetConfig, cfg: DistillConfig
         loss.backward()
         opt.step()
         if progress is not None:
-            progress(step + 1, float(loss))
+            progress(step + 1, loss.item())
     student.eval()
     with torch.inference_mode():
         logits = student(hx)
