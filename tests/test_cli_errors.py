@@ -77,6 +77,8 @@ BAD_INPUTS = [
     (["train", "sl", "--data", "{tmp}/nodata", "--max-steps", "0", "--out", "{tmp}/run"], "--max-steps"),
     (["train", "rl", "--updates", "1", "--lr-policy", "-1", "--out", "{tmp}/rl"], "--lr-policy must be > 0"),
     (["train", "rl", "--updates", "1", "--lr-value", "0", "--out", "{tmp}/rl"], "--lr-value must be > 0"),
+    (["train", "rl", "--cpu-minutes", "0", "--out", "{tmp}/rl"], "--cpu-minutes must be > 0"),
+    (["train", "rl-plot", "{tmp}/norun", "--x", "wall", "--out", "{tmp}/x.png"], "--x must be minutes, cpu or updates"),
     (["train", "rl", "--updates", "1", "--out", "{tmp}/afile"], "--out {tmp}/afile: is a file"),
     (["train", "rl", "--updates", "1", "--init", "nn:foo", "--out", "{tmp}/rl"], "no model at foo"),
     (["train", "rl", "--updates", "1", "--init", "belief", "--out", "{tmp}/rl"], "not a policy"),

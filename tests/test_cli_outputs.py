@@ -73,6 +73,30 @@ def _unwritable_folder(tmp_path: Path) -> Path:
     return Path("/proc")  # root may write anywhere a mode allows; /proc takes no new files
 
 
+def test_rl_plot_over_cpu_minutes_needs_runs_that_counted_them(tmp_path, capsys):
+    """--x cpu plots equal-CPU comparisons; a run from before CPU time was recorded is named
+    in a one-line error, and nothing is written."""
+    new, old = tmp_path / "wide", tmp_path / "old"
+    for run, evals in ((new, [{"update": 0, "seconds": 0.0, "cpu_seconds": 0.0, "imps": 0.0, "se": 0.2, "against": "nn:rl"},
+                              {"update": 9, "seconds": 50.0, "cpu_seconds": 80.0, "imps": 0.1, "se": 0.2, "against": "nn:rl"}]),
+                       (old, [{"update": 9, "seconds": 50.0, "imps": 0.1, "se": 0.2}])):
+        run.mkdir()
+        run.joinpath("state.json").write_text(json.dumps({"updates": 9, "evals": evals}))
+    def exit_code(argv: list[str]) -> int:
+        try:
+            main(argv)
+        except SystemExit as e:
+            return 0 if e.code is None else e.code
+        return 0
+
+    assert exit_code(["train", "rl-plot", str(new), "--x", "cpu", "--out", str(tmp_path / "cpu.png")]) == 0
+    assert (tmp_path / "cpu.png").read_bytes().startswith(b"\x89PNG")
+    capsys.readouterr()
+    assert exit_code(["train", "rl-plot", str(new), str(old), "--x", "cpu", "--out", str(tmp_path / "both.png")]) == 2
+    err = capsys.readouterr().err
+    assert str(old) in err and "--x minutes" in err and not (tmp_path / "both.png").exists()
+
+
 def test_bluechip_serve_refuses_an_unwritable_out_before_waiting_for_programs(tmp_path, capsys):
     folder = _unwritable_folder(tmp_path)
     with pytest.raises(SystemExit) as e:

@@ -262,7 +262,7 @@ def _eval_name(point: dict) -> str:
     return "SL" if against == "sl" else against
 
 
-def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_address, device, search=None,
+def _run_training(out: Path, cfg, *, init, minutes, updates, backend, cpu_minutes=None, ray_address, device, search=None,
                   keep_policies=False, league_add=(), opponent="sl", net=None, distill_steps=2000):
     """``train_rl`` under a progress bar whose line shows the validation result, throughput and,
     in a league, the learner's running IMPs against each pool member; returns the final state."""
@@ -270,8 +270,11 @@ def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_addres
     from bidlab.learn.a2c.distill import DistillConfig
 
     with progress_display(console) as display:
+        # the bar counts what the budget counts: updates, else CPU seconds, else wall seconds
         total = updates if updates is not None else None
-        task = display.task("updates" if total is not None else "training seconds")
+        clock = "cpu_seconds" if cpu_minutes is not None else "seconds"
+        task = display.task("updates" if total is not None else
+                            "training CPU seconds" if clock == "cpu_seconds" else "training seconds")
         shown = {"evals": 0, "done": None}
 
         def show(ev: dict) -> None:
@@ -288,9 +291,10 @@ def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_addres
             if ev["replay"] < ev["burn_in"]:
                 task.note(f"burn-in: replay {ev['replay']}/{ev['burn_in']}")
                 return
-            done = int(ev["updates"] if total is not None else min(ev["seconds"], ev["budget_seconds"]))
+            budget = ev["budget_cpu_seconds"] if clock == "cpu_seconds" else ev["budget_seconds"]
+            done = int(ev["updates"] if total is not None else min(ev[clock], budget))
             if shown["done"] is None:
-                task.start(total if total is not None else int(ev["budget_seconds"]), done)
+                task.start(total if total is not None else int(budget), done)
             elif done > shown["done"]:
                 task.advance(done - shown["done"])
             shown["done"] = done if shown["done"] is None else max(done, shown["done"])
@@ -317,7 +321,7 @@ def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_addres
                       f"gen {ev['generated_per_s']:.0f}/s learn {ev['learned_per_s']:.0f}/s  "
                       f"H {m.get('entropy', 0):.3f} v {m.get('value', 0):.3f}{found}{pool}")
 
-        state = train_rl(out, cfg, init=init, minutes=minutes, updates=updates, backend=backend,
+        state = train_rl(out, cfg, init=init, minutes=minutes, updates=updates, cpu_minutes=cpu_minutes, backend=backend,
                          ray_address=ray_address, device=device, progress=show, search=search,
                          keep_policies=keep_policies, league_add=league_add, opponent=opponent, net=net,
                          distill_cfg=DistillConfig(steps=distill_steps))
@@ -379,6 +383,10 @@ def train_rl_cmd(
     out: Path = typer.Option(Path("runs/rl"), help="Run folder: checkpoint, TensorBoard logs, best.safetensors."),
     minutes: float = typer.Option(None, min=0, help="Budget: minutes of training (counted across resumptions)."),
     updates: int = typer.Option(None, min=1, help="Budget: learner updates in all."),
+    cpu_minutes: float = typer.Option(None, "--cpu-minutes", min=0, help=(
+        "Budget: CPU minutes this process spends training (all its threads, counted across resumptions, "
+        "evaluations not counted; with --net the distillation is counted): equal-CPU comparisons, "
+        "e.g. a wider net against the run it was distilled from.")),
     preset: str = typer.Option("cpu", help="Hyperparameter preset: cpu (sized for a small CPU machine) or paper (Table I)."),
     no_per: bool = typer.Option(False, "--no-per", help="Ablation: uniform replay instead of prioritized."),
     no_hidden_info: bool = typer.Option(False, "--no-hidden-info", help="Ablation: the value net sees only the 480."),
@@ -460,13 +468,14 @@ def train_rl_cmd(
     from bidlab.learn.a2c import SearchTraining, initial_policy, make_config
     from bidlab.search.jps import RLSearchHook
 
-    if minutes is None and updates is None:
-        console.print("[red]error:[/red] give a budget: --minutes or --updates")
+    if minutes is None and updates is None and cpu_minutes is None:
+        console.print("[red]error:[/red] give a budget: --minutes, --cpu-minutes or --updates")
         raise typer.Exit(2)
     # every option is checked here, before train_rl makes the run folder
     check_positive(lr_policy, "--lr-policy")
     check_positive(lr_value, "--lr-value")
     check_positive(minutes, "--minutes")
+    check_positive(cpu_minutes, "--cpu-minutes")
     check_positive(checkpoint_seconds, "--checkpoint-seconds")
     if backend not in ("local", "ray"):
         raise OptionError(f"--backend must be local or ray, got {backend!r}")
@@ -535,7 +544,8 @@ def train_rl_cmd(
             shape = parse_net(net, cfg.policy if init == "none" else initial_policy(init, cfg)[1].policy)
         except RLTrainingError as e:
             raise OptionError(str(e)) from None
-    _run_training(out, cfg, init=None if init == "none" else init, minutes=minutes, updates=updates, backend=backend,
+    _run_training(out, cfg, init=None if init == "none" else init, minutes=minutes, updates=updates,
+                  cpu_minutes=cpu_minutes, backend=backend,
                   ray_address=ray_address, device=device, search=search, keep_policies=keep_policies,
                   league_add=league_add, opponent=eval_against, net=shape, distill_steps=distill_steps)
 
@@ -684,8 +694,15 @@ def train_rl_plot(
     runs: list[Path] = typer.Argument(..., help="Run folders of `bidlab train rl` (each has state.json)."),
     out: Path = typer.Option(Path("results/rl_curve.png"), help="PNG to write (docs/rl_curve.png is the "
                              "figure the docs show: name it to replace that)."),
+    x: str = typer.Option("minutes", "--x", help="Horizontal axis: minutes (training wall time), cpu "
+                          "(training CPU minutes: equal-CPU comparisons) or updates."),
 ) -> None:
-    """Plot the validation IMPs against SL (± 1 SE) over training time of one or more RL runs."""
+    """Plot each RL run's periodic validation IMPs (± 1 SE) against its evaluation opponent
+    over training time, CPU time or updates."""
+    axes = {"minutes": ("seconds", 60, "training minutes"), "cpu": ("cpu_seconds", 60, "training CPU minutes"),
+            "updates": ("update", 1, "learner updates")}
+    if x not in axes:
+        raise OptionError(f"--x must be minutes, cpu or updates, got {x!r}")
     check_output_file(out)
     import matplotlib
 
@@ -694,20 +711,26 @@ def train_rl_plot(
 
     from bidlab.learn.a2c import load_state
 
+    key, scale, xlabel = axes[x]
+    states = {run: load_state(run) for run in runs}
+    against = set()
     fig, ax = plt.subplots(figsize=(7, 4))
-    for run in runs:
-        st = load_state(run)
-        ev = st["evals"]
-        x = [e["seconds"] / 60 for e in ev]
+    for run, st in states.items():
+        ev = [e for e in st["evals"] if key in e]  # evaluations from before CPU time was counted have none
+        if not ev:
+            raise OptionError(f"{run} has no evaluations with {key} (runs from before it was recorded: use --x minutes)")
+        against |= {_eval_name(e) for e in ev}
+        xs = [e[key] / scale for e in ev]
         y = [e["imps"] for e in ev]
         se = [e["se"] for e in ev]
-        line, = ax.plot(x, y, marker="o", label=f"{run.name} ({st['updates']} updates)")
-        ax.fill_between(x, [a - b for a, b in zip(y, se)], [a + b for a, b in zip(y, se)],
+        line, = ax.plot(xs, y, marker="o", label=f"{run.name} ({st['updates']} updates)")
+        ax.fill_between(xs, [a - b for a, b in zip(y, se)], [a + b for a, b in zip(y, se)],
                         color=line.get_color(), alpha=0.15)
     ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xlabel("training minutes")
-    ax.set_ylabel("IMPs/board vs nn:sl (validation, ± 1 SE)")
-    ax.set_title("A2C self-play from the SL policy: greedy duplicate match vs SL")
+    ax.set_xlabel(xlabel)
+    opponent = " / ".join(sorted(against))
+    ax.set_ylabel(f"IMPs/board vs {opponent} (validation, ± 1 SE)")
+    ax.set_title(f"A2C training: greedy duplicate match vs {opponent}")
     ax.legend()
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)

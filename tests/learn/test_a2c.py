@@ -162,6 +162,25 @@ def test_train_tiny_and_best_model_loads(tmp_path):
     assert saved["updates"] == 30
 
 
+def test_a_cpu_budget_stops_the_run_and_counts_across_resumptions(tmp_path):
+    """--cpu-minutes: the run stops on its training CPU time, which never exceeds the CPU the
+    process spent in the call, goes on counting across a resumption, and is in each evaluation."""
+    import time
+
+    cfg = A2CConfig.tiny(eval_every=10, checkpoint_every=5)
+    c0 = time.process_time()
+    state = train_rl(tmp_path, cfg, init=None, cpu_minutes=1.5 / 60, updates=100_000)
+    spent = time.process_time() - c0
+    assert 1.5 <= state["cpu_seconds"] <= spent
+    assert 0 < state["updates"] < 100_000  # the CPU budget stopped it, not the update budget
+    first = state["cpu_seconds"]
+    state = train_rl(tmp_path, cfg, init=None, cpu_minutes=3.0 / 60, updates=100_000)
+    assert 3.0 <= state["cpu_seconds"] and state["updates"] > 0 and state["resumed"] == 1
+    cpu = [e["cpu_seconds"] for e in state["evals"]]
+    assert cpu == sorted(cpu) and cpu[0] == 0.0 and cpu[-1] > first
+    assert json.loads((tmp_path / "state.json").read_text())["cpu_seconds"] == state["cpu_seconds"]
+
+
 def test_final_policy_and_kept_policies_are_the_checkpoints_policy(tmp_path):
     """Every checkpoint writes the run's latest policy as RUN/final and, with keep_policies,
     RUN/policies/update-NNNNNN: plain model files holding the checkpoint's policy weights."""

@@ -285,6 +285,8 @@ def test_a_wider_net_starts_as_a_copy_of_the_policy_by_distillation(tmp_path):
     state = train_rl(tmp_path / "run", A2CConfig.tiny(), init=str(path), updates=3, net=wide,
                      distill_cfg=DistillConfig(steps=50, batch_size=128, boards_per_batch=16, holdout=256))
     assert state["distilled"]["steps"] == 50 and load_model(tmp_path / "run" / "final.safetensors")[0].cfg == wide
+    # the distillation is part of the wider net's CPU cost (equal-CPU comparisons, --cpu-minutes)
+    assert 0 < state["distilled"]["cpu_seconds"] <= state["cpu_seconds"]
     state = train_rl(tmp_path / "run", A2CConfig.tiny(), init=str(path), updates=5, net=wide)
     assert state["resumed"] == 1 and state["updates"] == 5
 

@@ -1,6 +1,6 @@
 """Training state on disk: weights, optimizer moments and counters in one safetensors file
 (replaced in one atomic rename), a readable ``state.json`` copy, and the one reader of a run's
-counters that a resume, ``train rl-curve`` and the kill tests share."""
+counters that a resume, ``train rl-plot`` and the kill tests share."""
 
 from __future__ import annotations
 

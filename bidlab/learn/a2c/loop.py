@@ -62,13 +62,18 @@ def running_average(cfg: A2CConfig, state: dict, out: Path) -> RunningAverage | 
 
 
 def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minutes: float | None = None,
-             updates: int | None = None, backend: str = "local", ray_address: str | None = None,
+             updates: int | None = None, cpu_minutes: float | None = None, backend: str = "local", ray_address: str | None = None,
              device: str = "cpu", opponent: str = "sl",
              progress: Callable[[dict], None] | None = None, search: SearchTraining | None = None,
              keep_policies: bool = False, league_add: Sequence[str] = (), net: NetConfig | None = None,
              distill_cfg: DistillConfig | None = None) -> dict:
-    """Train (or resume, if ``out`` holds a checkpoint) until ``minutes`` of training time
-    (counted across resumptions) or ``updates`` learner updates; returns the final state.
+    """Train (or resume, if ``out`` holds a checkpoint) until ``minutes`` of training time,
+    ``cpu_minutes`` of this process's CPU time spent training (both counted across resumptions)
+    or ``updates`` learner updates, whichever comes first; returns the final state.
+    ``state["cpu_seconds"]`` is that CPU time (all threads of this process: learner, local
+    actors, search; not evaluations, not Ray's remote actors; a ``net`` run's distillation
+    included), the measure of "equal CPU budget" comparisons such as a wider net against the
+    one it was distilled from; each evaluation records it.
     ``search``: search targets trained by NLL next to A2C (online JPS); a run without search
     may be resumed with it (fine-tuning from a plain RL checkpoint), not the other way round.
     ``keep_policies``: every checkpoint also keeps the policy as ``policies/update-NNNNNN``
@@ -91,8 +96,8 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     progress is lost; ``state["distilled"]`` keeps the held-out KL and agreement."""
     from torch.utils.tensorboard import SummaryWriter
 
-    if minutes is None and updates is None:
-        raise RLTrainingError("give a budget: --minutes or --updates")
+    if minutes is None and updates is None and cpu_minutes is None:
+        raise RLTrainingError("give a budget: --minutes, --cpu-minutes or --updates")
     if backend not in ("local", "ray"):
         raise RLTrainingError(f"unknown backend {backend!r}; choose local or ray")
     check_exploiter_backend(cfg, backend)
@@ -108,14 +113,17 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
             dc = distill_cfg or DistillConfig()
             report = None if progress is None else (
                 lambda k, loss: progress({"distill_step": k, "distill_steps": dc.steps, "distill_loss": loss}))
+            c0 = time.process_time()
             policy, distilled = distill(policy.eval(), net, dc, seed=cfg.seed, progress=report)
+            distilled["cpu_seconds"] = round(time.process_time() - c0, 1)
         cfg = replace(cfg, policy=net)
     value = build(cfg.value)
     learner = Learner(cfg, policy, value, device)
     state = {"config": cfg.to_json(), "init": init, "updates": 0, "generated": 0, "learned": 0,
-             "seconds": 0.0, "evals": [], "best": None, "resumed": 0}
+             "seconds": 0.0, "cpu_seconds": 0.0, "evals": [], "best": None, "resumed": 0}
     if distilled is not None:
         state["distilled"] = distilled
+        state["cpu_seconds"] = distilled["cpu_seconds"]  # the wider net's start is part of its cost
     wanted = None if search is None else search.describe()
     if (out / "checkpoint.safetensors").exists():
         old = load_checkpoint(out, learner)
@@ -128,6 +136,7 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
         if old.get("league") is not None and cfg.league is None:
             raise RLTrainingError(f"{out} is a league run; resume it with --league")
         state.update(old, config=cfg.to_json(), resumed=old.get("resumed", 0) + 1)
+        state.setdefault("cpu_seconds", 0.0)  # a checkpoint from before CPU time was counted: from here
         was = old["config"]
         state["resumed_from"] = {"updates": old["updates"], "generated": old["generated"],
                                  "seconds": old["seconds"], "lr_policy": was["lr_policy"], "lr_value": was["lr_value"]}
@@ -175,12 +184,15 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     def budget_left() -> bool:
         if updates is not None and state["updates"] >= updates:
             return False
+        if cpu_minutes is not None and state["cpu_seconds"] >= cpu_minutes * 60:
+            return False
         return minutes is None or state["seconds"] < minutes * 60
 
     def evaluate() -> None:
         done["eval"] = state["updates"]
         m, se = evaluate_against(learner.policy, opp, ev)
-        point = {"update": state["updates"], "seconds": round(state["seconds"], 1), "generated": state["generated"],
+        point = {"update": state["updates"], "seconds": round(state["seconds"], 1),
+                 "cpu_seconds": round(state["cpu_seconds"], 1), "generated": state["generated"],
                  "imps": m, "se": se, "against": opponent}
         state["evals"].append(point)
         writer.add_scalar("eval/imps_vs_sl" if opponent == "sl" else f"eval/imps_vs_{opponent}", m, state["updates"])
@@ -216,19 +228,19 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     def exploiter_may_step() -> bool:
         return exploiter is not None and exploiter.may_step(exploiter_ratio())
 
-    def exploiter_step() -> float:
+    def exploiter_step() -> tuple[float, float]:
         """One exploiter update; its evaluation when due; into the pool and a new one when it
-        stopped. Returns the seconds its evaluation took (not training time)."""
+        stopped. Returns the wall and CPU seconds its evaluation took (not training time)."""
         exploiter.step()
-        eval_seconds = 0.0
+        eval_seconds = eval_cpu = 0.0
         u, xs = state["updates"], exploiter.state
         if xs["updates"] % cfg.sync_every == 0:
             exploiter.version += 1
             publish_exploiter()
         if exploiter.eval_due():
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             point = exploiter.evaluate(u, learner.policy, ev)
-            eval_seconds = time.perf_counter() - t0
+            eval_seconds, eval_cpu = time.perf_counter() - t0, time.process_time() - c0
             writer.add_scalar("exploiter/eval_imps_vs_learner", point["imps"], u)
         if exploiter.stopped():
             name = exploiter.freeze(u, league)
@@ -237,7 +249,7 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
             exploiter.start(u, learner)
             publish_league()
             publish_exploiter()
-        return eval_seconds
+        return eval_seconds, eval_cpu
 
     def checkpoint() -> None:
         if league is not None:
@@ -274,7 +286,7 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
         checkpoint()
     metrics: dict[str, float] = {}
     try:
-        clock = time.perf_counter()
+        clock, cpu_clock = time.perf_counter(), time.process_time()
         while budget_left():
             for batch in actors.poll(block=not (replay.ready and limiter.learner_may_step()) and not exploiter_may_step()):
                 if exploiter is not None and batch["opponent"] == EXPLOITER:
@@ -325,10 +337,12 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
                         writer.add_scalar("exploiter/updates", exploiter.state["updates"], u)
                         writer.add_scalar("exploiter/added", len(exploiter.state["added"]), u)
             if exploiter_may_step():
-                clock += exploiter_step()  # its evaluation's time is not training time
-            now = time.perf_counter()
+                wall, cpu = exploiter_step()  # its evaluation's time is not training time
+                clock, cpu_clock = clock + wall, cpu_clock + cpu
+            now, cpu_now = time.perf_counter(), time.process_time()
             state["seconds"] += now - clock
-            clock = now
+            state["cpu_seconds"] += cpu_now - cpu_clock
+            clock, cpu_clock = now, cpu_now
             if now - last["t"] >= 5.0:
                 dt = now - last["t"]
                 rates = {"generated_per_s": (state["generated"] - last["gen"]) / dt,
@@ -341,7 +355,7 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
                 swa.add(u, learner.policy)
             if replay.ready and u % cfg.eval_every == 0 and done["eval"] != u:
                 evaluate()
-                clock = time.perf_counter()  # evaluation time is not training time
+                clock, cpu_clock = time.perf_counter(), time.process_time()  # evaluation time is not training time
             at, when = done["checkpoint"]
             if (replay.ready and u % cfg.checkpoint_every == 0 and at != u) or (
                     u != at and time.perf_counter() - when >= cfg.checkpoint_seconds):
@@ -349,6 +363,7 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
             if progress is not None:
                 progress({**state, **rates, "metrics": metrics, "replay": len(replay), "burn_in": cfg.burn_in,
                           "budget_updates": updates, "budget_seconds": None if minutes is None else minutes * 60,
+                          "budget_cpu_seconds": None if cpu_minutes is None else cpu_minutes * 60,
                           "league_table": None if league is None else league.table(),
                           "exploiter": None if exploiter is None else exploiter.summary(),
                           "checkpointed": done["checkpoint"][0]})
