@@ -358,9 +358,15 @@ def opener_rebid_in_competition(c: Ctx):
         if o in MAJORS and f.lengths[o] >= 7 and f.total_points >= 20 and f.top3[o] >= 2 and c.legal(bid(4, o)):
             return bid(4, o), f"20+ points with a long strong {SUIT_NAMES[o]} suit: game"
         t = _their_last_suit(c)
-        if t is not None and LV[c.last_bid.id] <= 2 and f.lengths[t] <= 2 and f.hcp >= 14 and c.doubled == 0 \
-                and not c.doubled and f.lengths[o] < 6:
-            return DOUBLE, "reopening double: short in their suit, extra values"
+        # Reopening double: with a singleton or void in their suit partner may hold a
+        # penalty pass, so any 14+ reopens; with a doubleton that is unlikely and the double
+        # only pushes partner to bid a bad partscore, so it needs real extras, 16+ (with 14-15
+        # and a doubleton the reopening double went down, double dummy and at IMPs)
+        reopen = t is not None and LV[c.last_bid.id] <= 2 and f.lengths[t] <= 2 and f.hcp >= 14 \
+            and not c.doubled and f.lengths[o] < 6
+        if reopen and (f.lengths[t] <= 1 or f.hcp >= 16):
+            return DOUBLE, (f"reopening double: {'short' if f.lengths[t] <= 1 else 'a doubleton'} in their suit, "
+                            f"{f.hcp} HCP ({'14+' if f.lengths[t] <= 1 else '16+ with a doubleton'})")
         if f.lengths[o] >= 6:
             cb = c.cheapest(o)
             if cb is not None and LV[cb.id] <= 2 + extra:
@@ -370,6 +376,9 @@ def opener_rebid_in_competition(c: Ctx):
                 cb = c.cheapest(s)
                 if cb is not None and LV[cb.id] <= 2 + extra:
                     return cb, f"5+ {SUIT_NAMES[s]}: shows the second suit in competition"
+        if reopen:
+            return PASS, (f"{f.hcp} HCP and a doubleton in their suit: no reopening double (partner is "
+                          f"unlikely to sit with a penalty pass; the double needs 16+)")
         return None
     if len(pbids) != 1 or ST[pbids[0].id] == NT:
         return None
