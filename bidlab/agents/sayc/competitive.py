@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
-from bidlab.agents.sayc.evaluation import quick_tricks
+from bidlab.agents.sayc.evaluation import FORCED_ANSWER_LOSERS, ltc_raise_level, quick_tricks
 from bidlab.agents.sayc.overcalls import (
     _their_last_suit,
 )
@@ -527,6 +527,9 @@ def doubler_raises_answer(c: Ctx):
     sp = f.support_points(p)
     lv = c.cheapest_level(p)
     jump_answer = c.partner.min_hcp >= 9
+    # losing-trick count: a forced answer (0-8) is counted as ten losers, so the doubler
+    # raises to the two level with six losers, the three level with five, game with four
+    ltc = ltc_raise_level(f.losing_tricks, FORCED_ANSWER_LOSERS)
     if p in MAJORS:
         if jump_answer:
             if sp >= 13 and lv <= 4:
@@ -535,20 +538,26 @@ def doubler_raises_answer(c: Ctx):
         step = 0 if sp < 16 else (1 if sp <= 18 else (2 if sp <= 21 else 9))
         if step == 0 or step == 1 and lv >= 4:
             return None  # a forced three-level answer: game needs 19+ opposite it
-        target = min(lv + step - 1, 4)
+        target = min(lv + step - 1, 4, ltc)
         if target < lv:
-            return None
-        return bid(target, p), (f"{sp} support points, four {SUIT_NAMES[p]}: raises partner's answer to "
-                                f"{target}{'' if target < 4 else ' (game)'} (16-18 one level, 19-21 a jump, 22+ game)")
+            return PASS, (f"{sp} support points but {f.losing_tricks} losers: no raise of partner's forced answer "
+                          f"(losing-trick count: it may be made on nothing)")
+        return bid(target, p), (f"{sp} support points, four {SUIT_NAMES[p]}, {f.losing_tricks} losers: raises "
+                                f"partner's answer to {target}{'' if target < 4 else ' (game)'} (16-18 one level, "
+                                f"19-21 a jump, 22+ game; losing-trick count opposite a forced answer)")
     # a minor: raise one level with 16-18, 19+ tries 3NT with their suits stopped, else jumps
     if jump_answer or sp < 16:
         return None
     if sp >= 19 and all(f.stoppers[s] for s in c.their_suits) and c.legal(bid(3, NT)):
         return bid(3, NT), f"{sp} support points and their suit stopped: 3NT opposite partner's answer"
-    target = min(lv + (0 if sp <= 18 else 1), 5 if sp >= 22 else 4)
+    target = min(lv + (0 if sp <= 18 else 1), 5 if sp >= 22 else 4, ltc)
+    if target < lv and ltc < lv:
+        return PASS, (f"{sp} support points but {f.losing_tricks} losers: no raise of partner's forced answer "
+                      f"(losing-trick count: it may be made on nothing)")
     if target < lv or target > 5 or sp <= 18 and target >= 4:
         return None  # 16-18 raises a minor only to the three level
-    return bid(target, p), f"{sp} support points, four {SUIT_NAMES[p]}: raises partner's answer to {target}"
+    return bid(target, p), (f"{sp} support points, four {SUIT_NAMES[p]}, {f.losing_tricks} losers: raises "
+                            f"partner's answer to {target} (losing-trick count opposite a forced answer)")
 
 
 @rule(OC)
