@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bidlab.agents.sayc.evaluation import (
+    FORCED_ANSWER_LOSERS,
     declarer_points,
     dummy_points,
     losing_trick_count,
@@ -51,6 +52,12 @@ def test_losing_trick_count_textbook_hands():
     # Opener 7 + responder 8 losers: 24 - 15 = 9 tricks, the three level (a limit raise).
     assert ltc_tricks(8) == 9 and ltc_raise_level(8) == 3
     assert ltc_raise_level(7, 7) == 4 and ltc_raise_level(12, 12) == 0
+
+
+def test_doubler_raises_a_forced_answer_by_losers():
+    # the forced answer to a takeout double counts ten losers: six losers raise to the two
+    # level, five to the three level, four to game; seven do not raise at all
+    assert [ltc_raise_level(n, FORCED_ANSWER_LOSERS) for n in (7, 6, 5, 4)] == [1, 2, 3, 4]
 
 
 @settings(max_examples=200, deadline=None)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
-from bidlab.agents.sayc.evaluation import quick_tricks
+from bidlab.agents.sayc.evaluation import FORCED_ANSWER_LOSERS, ltc_raise_level, quick_tricks
 from bidlab.agents.sayc.overcalls import (
     _their_last_suit,
 )
@@ -358,9 +358,15 @@ def opener_rebid_in_competition(c: Ctx):
         if o in MAJORS and f.lengths[o] >= 7 and f.total_points >= 20 and f.top3[o] >= 2 and c.legal(bid(4, o)):
             return bid(4, o), f"20+ points with a long strong {SUIT_NAMES[o]} suit: game"
         t = _their_last_suit(c)
-        if t is not None and LV[c.last_bid.id] <= 2 and f.lengths[t] <= 2 and f.hcp >= 14 and c.doubled == 0 \
-                and not c.doubled and f.lengths[o] < 6:
-            return DOUBLE, "reopening double: short in their suit, extra values"
+        # Reopening double: with a singleton or void in their suit partner may hold a
+        # penalty pass, so any 14+ reopens; with a doubleton that is unlikely and the double
+        # only pushes partner to bid a bad partscore, so it needs real extras, 16+ (with 14-15
+        # and a doubleton the reopening double went down, double dummy and at IMPs)
+        reopen = t is not None and LV[c.last_bid.id] <= 2 and f.lengths[t] <= 2 and f.hcp >= 14 \
+            and not c.doubled and f.lengths[o] < 6
+        if reopen and (f.lengths[t] <= 1 or f.hcp >= 16):
+            return DOUBLE, (f"reopening double: {'short' if f.lengths[t] <= 1 else 'a doubleton'} in their suit, "
+                            f"{f.hcp} HCP ({'14+' if f.lengths[t] <= 1 else '16+ with a doubleton'})")
         if f.lengths[o] >= 6:
             cb = c.cheapest(o)
             if cb is not None and LV[cb.id] <= 2 + extra:
@@ -370,6 +376,9 @@ def opener_rebid_in_competition(c: Ctx):
                 cb = c.cheapest(s)
                 if cb is not None and LV[cb.id] <= 2 + extra:
                     return cb, f"5+ {SUIT_NAMES[s]}: shows the second suit in competition"
+        if reopen:
+            return PASS, (f"{f.hcp} HCP and a doubleton in their suit: no reopening double (partner is "
+                          f"unlikely to sit with a penalty pass; the double needs 16+)")
         return None
     if len(pbids) != 1 or ST[pbids[0].id] == NT:
         return None
@@ -518,6 +527,9 @@ def doubler_raises_answer(c: Ctx):
     sp = f.support_points(p)
     lv = c.cheapest_level(p)
     jump_answer = c.partner.min_hcp >= 9
+    # losing-trick count: a forced answer (0-8) is counted as ten losers, so the doubler
+    # raises to the two level with six losers, the three level with five, game with four
+    ltc = ltc_raise_level(f.losing_tricks, FORCED_ANSWER_LOSERS)
     if p in MAJORS:
         if jump_answer:
             if sp >= 13 and lv <= 4:
@@ -526,20 +538,26 @@ def doubler_raises_answer(c: Ctx):
         step = 0 if sp < 16 else (1 if sp <= 18 else (2 if sp <= 21 else 9))
         if step == 0 or step == 1 and lv >= 4:
             return None  # a forced three-level answer: game needs 19+ opposite it
-        target = min(lv + step - 1, 4)
+        target = min(lv + step - 1, 4, ltc)
         if target < lv:
-            return None
-        return bid(target, p), (f"{sp} support points, four {SUIT_NAMES[p]}: raises partner's answer to "
-                                f"{target}{'' if target < 4 else ' (game)'} (16-18 one level, 19-21 a jump, 22+ game)")
+            return PASS, (f"{sp} support points but {f.losing_tricks} losers: no raise of partner's forced answer "
+                          f"(losing-trick count: it may be made on nothing)")
+        return bid(target, p), (f"{sp} support points, four {SUIT_NAMES[p]}, {f.losing_tricks} losers: raises "
+                                f"partner's answer to {target}{'' if target < 4 else ' (game)'} (16-18 one level, "
+                                f"19-21 a jump, 22+ game; losing-trick count opposite a forced answer)")
     # a minor: raise one level with 16-18, 19+ tries 3NT with their suits stopped, else jumps
     if jump_answer or sp < 16:
         return None
     if sp >= 19 and all(f.stoppers[s] for s in c.their_suits) and c.legal(bid(3, NT)):
         return bid(3, NT), f"{sp} support points and their suit stopped: 3NT opposite partner's answer"
-    target = min(lv + (0 if sp <= 18 else 1), 5 if sp >= 22 else 4)
+    target = min(lv + (0 if sp <= 18 else 1), 5 if sp >= 22 else 4, ltc)
+    if target < lv and ltc < lv:
+        return PASS, (f"{sp} support points but {f.losing_tricks} losers: no raise of partner's forced answer "
+                      f"(losing-trick count: it may be made on nothing)")
     if target < lv or target > 5 or sp <= 18 and target >= 4:
         return None  # 16-18 raises a minor only to the three level
-    return bid(target, p), f"{sp} support points, four {SUIT_NAMES[p]}: raises partner's answer to {target}"
+    return bid(target, p), (f"{sp} support points, four {SUIT_NAMES[p]}, {f.losing_tricks} losers: raises "
+                            f"partner's answer to {target} (losing-trick count opposite a forced answer)")
 
 
 @rule(OC)

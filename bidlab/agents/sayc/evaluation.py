@@ -117,6 +117,11 @@ def losing_trick_count(suit_masks) -> int:
 #: Losers a minimum opening hand is taken to hold when partner has not said more.
 OPENER_LOSERS = 7
 
+#: Losers counted for partner's forced answer to a takeout double (0-8 points, possibly
+#: nothing): the doubler then raises to the two level with six losers, the three level
+#: with five and game with four.
+FORCED_ANSWER_LOSERS = 10
+
 
 def ltc_tricks(my_losers: int, partner_losers: int = OPENER_LOSERS) -> int:
     """Tricks a trump fit should take: 24 minus both hands' losers (Klinger)."""
