@@ -262,7 +262,7 @@ def _eval_name(point: dict) -> str:
     return "SL" if against == "sl" else against
 
 
-def _run_training(out: Path, cfg, *, init, minutes, updates, backend, cpu_minutes=None, ray_address, device, search=None,
+def _run_training(out: Path, cfg, *, init, minutes, updates, backend, ray_address, device, cpu_minutes=None, search=None,
                   keep_policies=False, league_add=(), opponent="sl", net=None, distill_steps=2000):
     """``train_rl`` under a progress bar whose line shows the validation result, throughput and,
     in a league, the learner's running IMPs against each pool member; returns the final state."""

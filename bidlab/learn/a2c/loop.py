@@ -41,6 +41,24 @@ def initial_policy(init: str | None, cfg: A2CConfig) -> tuple[torch.nn.Module, A
     return net, replace(cfg, policy=net.cfg)
 
 
+class TrainingClock:
+    """Wall and CPU time spent training, charged to ``state["seconds"]`` and
+    ``state["cpu_seconds"]``: what ran since the last :meth:`charge` or :meth:`restart`.
+    Evaluations are not training time: restart the clock after one."""
+
+    def __init__(self) -> None:
+        self.restart()
+
+    def restart(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def charge(self, state: dict) -> None:
+        wall, cpu = self.wall, self.cpu
+        self.restart()
+        state["seconds"] += self.wall - wall
+        state["cpu_seconds"] += self.cpu - cpu
+
+
 def running_average(cfg: A2CConfig, state: dict, out: Path) -> RunningAverage | None:
     """The run's weight average (``--swa-from``): the checkpoint's, when its settings are
     unchanged; else a new one, seeded from the policies the run kept at or after its start.
@@ -228,19 +246,18 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
     def exploiter_may_step() -> bool:
         return exploiter is not None and exploiter.may_step(exploiter_ratio())
 
-    def exploiter_step() -> tuple[float, float]:
-        """One exploiter update; its evaluation when due; into the pool and a new one when it
-        stopped. Returns the wall and CPU seconds its evaluation took (not training time)."""
+    def exploiter_step() -> None:
+        """One exploiter update; its evaluation when due (not training time); into the pool and
+        a new one when it stopped."""
         exploiter.step()
-        eval_seconds = eval_cpu = 0.0
         u, xs = state["updates"], exploiter.state
         if xs["updates"] % cfg.sync_every == 0:
             exploiter.version += 1
             publish_exploiter()
         if exploiter.eval_due():
-            t0, c0 = time.perf_counter(), time.process_time()
+            clock.charge(state)
             point = exploiter.evaluate(u, learner.policy, ev)
-            eval_seconds, eval_cpu = time.perf_counter() - t0, time.process_time() - c0
+            clock.restart()
             writer.add_scalar("exploiter/eval_imps_vs_learner", point["imps"], u)
         if exploiter.stopped():
             name = exploiter.freeze(u, league)
@@ -249,7 +266,6 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
             exploiter.start(u, learner)
             publish_league()
             publish_exploiter()
-        return eval_seconds, eval_cpu
 
     def checkpoint() -> None:
         if league is not None:
@@ -286,7 +302,7 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
         checkpoint()
     metrics: dict[str, float] = {}
     try:
-        clock, cpu_clock = time.perf_counter(), time.process_time()
+        clock = TrainingClock()
         while budget_left():
             for batch in actors.poll(block=not (replay.ready and limiter.learner_may_step()) and not exploiter_may_step()):
                 if exploiter is not None and batch["opponent"] == EXPLOITER:
@@ -337,12 +353,9 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
                         writer.add_scalar("exploiter/updates", exploiter.state["updates"], u)
                         writer.add_scalar("exploiter/added", len(exploiter.state["added"]), u)
             if exploiter_may_step():
-                wall, cpu = exploiter_step()  # its evaluation's time is not training time
-                clock, cpu_clock = clock + wall, cpu_clock + cpu
-            now, cpu_now = time.perf_counter(), time.process_time()
-            state["seconds"] += now - clock
-            state["cpu_seconds"] += cpu_now - cpu_clock
-            clock, cpu_clock = now, cpu_now
+                exploiter_step()
+            clock.charge(state)
+            now = clock.wall
             if now - last["t"] >= 5.0:
                 dt = now - last["t"]
                 rates = {"generated_per_s": (state["generated"] - last["gen"]) / dt,
@@ -355,7 +368,7 @@ def train_rl(out: str | Path, cfg: A2CConfig, *, init: str | None = "sl", minute
                 swa.add(u, learner.policy)
             if replay.ready and u % cfg.eval_every == 0 and done["eval"] != u:
                 evaluate()
-                clock, cpu_clock = time.perf_counter(), time.process_time()  # evaluation time is not training time
+                clock.restart()  # evaluation time is not training time
             at, when = done["checkpoint"]
             if (replay.ready and u % cfg.checkpoint_every == 0 and at != u) or (
                     u != at and time.perf_counter() - when >= cfg.checkpoint_seconds):
