@@ -217,9 +217,15 @@ def advance_suit_overcall(c: Ctx):
     room = c.cheapest_level(s) <= LV[a.id] + 1
     if L >= 3:
         sp = f.support_points(s)
-        if s in MAJORS and sp >= (14 if weak_jump else 13) and c.legal(bid(4, s)):
-            return bid(4, s), f"3+ {SUIT_NAMES[s]} and game values"
         cue = None if t is None else c.cheapest(t)
+        slam_try = sp >= 18 and cue is not None and LV[cue.id] <= 3 and c.legal(cue) and not weak_jump
+        if s in MAJORS and sp >= (14 if weak_jump else 13) and c.legal(bid(4, s)) and not slam_try:
+            return bid(4, s), f"3+ {SUIT_NAMES[s]} and game values"
+        if slam_try:
+            # 18+ support points opposite an overcall (10-16) may hold a slam: the jump to
+            # game would shut partner out, the cue bid keeps the auction low (issue 27, round seven)
+            return cue, (f"3+ {SUIT_NAMES[s]}, {sp} support points: cue bid, limit raise or better (SAYC), "
+                         "not the jump to game: slam is possible opposite an overcall")
         if sp >= 11 and cue is not None and LV[cue.id] <= 3 and c.legal(cue) and not weak_jump:
             return c.cheapest(t), f"3+ {SUIT_NAMES[s]}, 11+ points: cue bid, limit raise or better (SAYC)"
         if L >= 4 and sp <= 9 and f.shortest() <= 1 and not weak_jump:
