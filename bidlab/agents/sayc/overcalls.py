@@ -104,6 +104,10 @@ def natural_action_over_2c(c: Ctx):
     With 18+ the count rules a 22+ 2C out altogether (40 HCP in the pack), so the hand acts
     again (round four: the 18+ hands that passed lost 6.9 IMPs a table against par; acting
     pays +0.005/+0.004 against nn:rl on train/validation).
+    In the pass-out seat (2C P P) partner may be sitting with values: he passes a 2C that
+    could be strong with up to 11 (or 17), so 11+ HCP with three or more cards in each other
+    suit balances with a takeout double even with three clubs (round seven: passing it let
+    their partscore play where the values were ours).
     Judgement of issue 27 ("passing where a bid or double was expected"): checked to pay
     on the train and validation splits before it was kept."""
     if not _their_2c_opening(c):
@@ -117,6 +121,10 @@ def natural_action_over_2c(c: Ctx):
         p = fn(c)  # clubs count as their suit already: the auction reading records every strain bid
         if p is not None and c.legal(p[0]) and p[0].id != 0:
             return p[0], f"{p[1]}; {why}"
+    f = c.f
+    if _balancing(c) and f.hcp >= 11 and f.lengths[0] <= 3 and min(f.lengths[1:]) >= 3:
+        return DOUBLE, (f"{f.hcp} HCP, three or more cards in each other suit: balancing takeout double of "
+                        f"their passed 2C (partner may be sitting with values); {why}")
     if 12 <= c.f.hcp <= 16 and not _balancing(c):
         # by the count the values are ours: a five-card suit is worth showing at the two
         # level even without the suit quality a two-level overcall of a real opening wants
