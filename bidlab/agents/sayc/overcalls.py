@@ -290,7 +290,9 @@ def _overcall_judgement(c: Ctx, s: int, lv: int, bal: bool) -> str | None:
     a hand of at most five losers (losing-trick count). Over their weak two (round four), a
     five-card suit with three of the top five honours and 14+ HCP overcalls at the three
     level: the suit plays for four tricks opposite nothing, and passing it was the
-    costliest pass over their weak twos."""
+    costliest pass over their weak twos. A six-card suit with two of the top five honours
+    overcalls at the three level with 14+ HCP (round seven): a 16-count with AJ9876 passed
+    their 2S, where the hand is too strong to sell out and has no double."""
     f = c.f
     if lv == 1:
         # in the pass-out seat a king lighter (SAYC practice: balance with 3 HCP less)
@@ -312,6 +314,9 @@ def _overcall_judgement(c: Ctx, s: int, lv: int, bal: bool) -> str | None:
     elif lv == 3 and 13 <= f.hcp <= 17:
         if f.lengths[s] >= 6 and f.good_suit(s):
             return "overcall (SAYC)"
+        if f.lengths[s] >= 6 and f.hcp >= 14 and f.top5[s] >= 2:
+            return ("a six-card suit with two of the top five honours and 14+ HCP: the values make up for the "
+                    "suit quality at the three level")
         if f.lengths[s] == 5 and f.top5[s] >= 3 and f.hcp >= 14 and LV[c.last_bid.id] == 2:
             return "a strong five-card suit (three of the top five honours): overcall their weak two"
         if _they_have_a_fit(c) and f.top5[s] >= 2 and f.losing_tricks <= 5:
