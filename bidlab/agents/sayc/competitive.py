@@ -406,6 +406,23 @@ def opener_rebid_in_competition(c: Ctx):
 
 
 @rule(OC)
+def overcaller_after_forcing_major(c: Ctx):
+    """My 2NT overcall of their weak two (15-18), partner's first bid a major at the three
+    level: five cards and game values, forcing (advance_notrump_overcall). Raise to game
+    with three, else 3NT."""
+    mine = [x for x in c.my_calls if x.id]
+    pb = [x for x in c.partner_calls if x.id]
+    if len(mine) != 1 or len(pb) != 1 or c.opener not in (1, 3) or c.last_bidder != 2:
+        return None
+    if NAMES[mine[0].id] != "2NT" or LV[c.opening.id] != 2 or LV[pb[0].id] != 3 or ST[pb[0].id] not in MAJORS:
+        return None
+    m = ST[pb[0].id]
+    if c.f.lengths[m] >= 3 and c.legal(bid(4, m)):
+        return bid(4, m), f"three {SUIT_NAMES[m]}: raises partner's forcing five-card {SUIT_NAMES[m]} to game"
+    return bid(3, NT), f"only {c.f.lengths[m]} {SUIT_NAMES[m]}: 3NT over partner's forcing five-card major"
+
+
+@rule(OC)
 def overcaller_after_new_suit(c: Ctx):
     """I overcalled, partner bid a new suit (non-forcing, SAYC): with a minimum, rebid a
     six-card suit or pass; stronger hands are placed by the general rules."""
