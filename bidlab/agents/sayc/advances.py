@@ -194,6 +194,10 @@ def advance_notrump_overcall(c: Ctx):
     for s in (3, 2):
         if f.lengths[s] >= 6 and f.hcp >= 9:
             return bid(4, s), f"6+ {SUIT_NAMES[s]} and game values opposite 15-18"
+    for s in (3, 2):
+        if f.lengths[s] == 5 and f.hcp >= 10 and s not in c.their_suits and c.legal(bid(3, s)):
+            return bid(3, s), (f"five {SUIT_NAMES[s]} and game values opposite 15-18: jump to 3{'CDHS'[s]}, "
+                               "forcing (partner raises with three, else 3NT)")
     if f.hcp >= 10:
         return bid(3, NT), "10+ HCP opposite 15-18: game"
     if f.hcp >= 8:

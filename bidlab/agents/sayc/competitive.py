@@ -407,14 +407,15 @@ def opener_rebid_in_competition(c: Ctx):
 
 @rule(OC)
 def overcaller_after_forcing_major(c: Ctx):
-    """My 2NT overcall of their weak two (15-18), partner's first bid a major at the three
-    level: five cards and game values, forcing (advance_notrump_overcall). Raise to game
-    with three, else 3NT."""
+    """My notrump overcall (15-18: 1NT over a one-bid, 2NT over their weak two), partner's
+    first bid a major at the three level: five cards and game values, forcing
+    (advance_notrump_overcall). Raise to game with three, else 3NT."""
     mine = [x for x in c.my_calls if x.id]
     pb = [x for x in c.partner_calls if x.id]
     if len(mine) != 1 or len(pb) != 1 or c.opener not in (1, 3) or c.last_bidder != 2:
         return None
-    if NAMES[mine[0].id] != "2NT" or LV[c.opening.id] != 2 or LV[pb[0].id] != 3 or ST[pb[0].id] not in MAJORS:
+    if not (NAMES[mine[0].id] == "2NT" and LV[c.opening.id] == 2 or NAMES[mine[0].id] == "1NT") \
+            or LV[pb[0].id] != 3 or ST[pb[0].id] not in MAJORS:
         return None
     m = ST[pb[0].id]
     if c.f.lengths[m] >= 3 and c.legal(bid(4, m)):
