@@ -544,7 +544,9 @@ def doubler_raises_answer(c: Ctx):
     placement rules wait for 25 opposite partner's minimum) left games and slams unbid.
     The losing-trick count caps the raise of a 0-8 answer (counted as ten losers); over
     their weak two a three-level answer holds 0-11 (no room to jump), so the points
-    scale alone decides there: 19+ support points bid game (round seven of issue 27)."""
+    scale alone decides there: 19+ support points bid game (round seven of issue 27).
+    Opposite the jump answer 21+ support points ask for aces (30+ with the fit, as
+    reach_slam's fit try): the jump to game left slams unbid."""
     pb = _my_takeout_double_answered(c)
     if pb is None:
         return None
@@ -565,6 +567,9 @@ def doubler_raises_answer(c: Ctx):
              else "losing-trick count opposite a forced answer")
     if p in MAJORS:
         if jump_answer:
+            if sp >= 21 and c.legal(bid(4, NT)):
+                return bid(4, NT), (f"{sp} support points opposite partner's 9-11 jump answer: 30+ with a "
+                                    f"{SUIT_NAMES[p]} fit, Blackwood")
             if sp >= 13 and lv <= 4:
                 return bid(4, p), f"{sp} support points opposite partner's 9-11 jump answer: game"
             return None
