@@ -179,6 +179,12 @@ def advance_notrump_overcall(c: Ctx):
         for s in (3, 2):
             if c.f.lengths[s] >= 6 and c.f.hcp >= 7 and c.legal(bid(4, s)):
                 return bid(4, s), f"6+ {SUIT_NAMES[s]} and game values opposite 15-18"
+        # a five-card major with game values: 3M forcing, so the 5-3 fit is found (3NT alone
+        # missed 4M; partner raises with three, else 3NT; round seven of issue 27)
+        for s in (3, 2):
+            if c.f.lengths[s] == 5 and c.f.hcp >= 7 and s not in c.their_suits and c.legal(bid(3, s)):
+                return bid(3, s), (f"five {SUIT_NAMES[s]} and game values opposite 15-18: 3{'CDHS'[s]}, forcing "
+                                   "(partner raises with three, else 3NT)")
         if c.f.hcp >= 7:
             return bid(3, NT), "7+ HCP opposite a 15-18 2NT overcall: game"
         return PASS, "weak: pass the 2NT overcall"
@@ -188,6 +194,10 @@ def advance_notrump_overcall(c: Ctx):
     for s in (3, 2):
         if f.lengths[s] >= 6 and f.hcp >= 9:
             return bid(4, s), f"6+ {SUIT_NAMES[s]} and game values opposite 15-18"
+    for s in (3, 2):
+        if f.lengths[s] == 5 and f.hcp >= 10 and s not in c.their_suits and c.legal(bid(3, s)):
+            return bid(3, s), (f"five {SUIT_NAMES[s]} and game values opposite 15-18: jump to 3{'CDHS'[s]}, "
+                               "forcing (partner raises with three, else 3NT)")
     if f.hcp >= 10:
         return bid(3, NT), "10+ HCP opposite 15-18: game"
     if f.hcp >= 8:
@@ -217,9 +227,15 @@ def advance_suit_overcall(c: Ctx):
     room = c.cheapest_level(s) <= LV[a.id] + 1
     if L >= 3:
         sp = f.support_points(s)
-        if s in MAJORS and sp >= (14 if weak_jump else 13) and c.legal(bid(4, s)):
-            return bid(4, s), f"3+ {SUIT_NAMES[s]} and game values"
         cue = None if t is None else c.cheapest(t)
+        slam_try = sp >= 18 and cue is not None and LV[cue.id] <= 3 and c.legal(cue) and not weak_jump
+        if s in MAJORS and sp >= (14 if weak_jump else 13) and c.legal(bid(4, s)) and not slam_try:
+            return bid(4, s), f"3+ {SUIT_NAMES[s]} and game values"
+        if slam_try:
+            # 18+ support points opposite an overcall (10-16) may hold a slam: the jump to
+            # game would shut partner out, the cue bid keeps the auction low (issue 27, round seven)
+            return cue, (f"3+ {SUIT_NAMES[s]}, {sp} support points: cue bid, limit raise or better (SAYC), "
+                         "not the jump to game: slam is possible opposite an overcall")
         if sp >= 11 and cue is not None and LV[cue.id] <= 3 and c.legal(cue) and not weak_jump:
             return c.cheapest(t), f"3+ {SUIT_NAMES[s]}, 11+ points: cue bid, limit raise or better (SAYC)"
         if L >= 4 and sp <= 9 and f.shortest() <= 1 and not weak_jump:

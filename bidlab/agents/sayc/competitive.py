@@ -406,6 +406,24 @@ def opener_rebid_in_competition(c: Ctx):
 
 
 @rule(OC)
+def overcaller_after_forcing_major(c: Ctx):
+    """My notrump overcall (15-18: 1NT over a one-bid, 2NT over their weak two), partner's
+    first bid a major at the three level: five cards and game values, forcing
+    (advance_notrump_overcall). Raise to game with three, else 3NT."""
+    mine = [x for x in c.my_calls if x.id]
+    pb = [x for x in c.partner_calls if x.id]
+    if len(mine) != 1 or len(pb) != 1 or c.opener not in (1, 3) or c.last_bidder != 2:
+        return None
+    if not (NAMES[mine[0].id] == "2NT" and LV[c.opening.id] == 2 or NAMES[mine[0].id] == "1NT") \
+            or LV[pb[0].id] != 3 or ST[pb[0].id] not in MAJORS:
+        return None
+    m = ST[pb[0].id]
+    if c.f.lengths[m] >= 3 and c.legal(bid(4, m)):
+        return bid(4, m), f"three {SUIT_NAMES[m]}: raises partner's forcing five-card {SUIT_NAMES[m]} to game"
+    return bid(3, NT), f"only {c.f.lengths[m]} {SUIT_NAMES[m]}: 3NT over partner's forcing five-card major"
+
+
+@rule(OC)
 def overcaller_after_new_suit(c: Ctx):
     """I overcalled, partner bid a new suit (non-forcing, SAYC): with a minimum, rebid a
     six-card suit or pass; stronger hands are placed by the general rules."""
@@ -508,13 +526,27 @@ def doubler_answers_cue_bid(c: Ctx):
     return None
 
 
+def _no_room_to_jump(c: Ctx, pb) -> bool:
+    """Partner's cheapest answer to my takeout double of their weak two is at the three
+    level: the booklet's 9-11 jump answer had no room below game (advance_takeout_double
+    answers 9-11 with a four-card suit at the cheapest level there), so the answer holds
+    0-11, not the 0-8 of a one- or two-level answer."""
+    return LV[c.opening.id] == 2 and ST[c.opening.id] < NT and LV[pb.id] == 3 \
+        and NAMES[c.opening.id] != "2C" and c.partner.min_hcp < 9
+
+
 @rule(OC)
 def doubler_raises_answer(c: Ctx):
     """Partner answered my takeout double in a suit and RHO passed: with four trumps the
     doubler raises by its support points (the standard scale with the booklet's answers:
     opposite the 0-8 cheapest answer 16-18 raise one level, 19-21 jump, 22+ game; opposite
     the 9-11 jump answer 13+ bids game in a major). Passing with 19-21 and a fit (the
-    placement rules wait for 25 opposite partner's minimum) left games and slams unbid."""
+    placement rules wait for 25 opposite partner's minimum) left games and slams unbid.
+    The losing-trick count caps the raise of a 0-8 answer (counted as ten losers); over
+    their weak two a three-level answer holds 0-11 (no room to jump), so the points
+    scale alone decides there: 19+ support points bid game (round seven of issue 27).
+    Opposite the jump answer 21+ support points ask for aces (30+ with the fit, as
+    reach_slam's fit try): the jump to game left slams unbid."""
     pb = _my_takeout_double_answered(c)
     if pb is None:
         return None
@@ -529,9 +561,15 @@ def doubler_raises_answer(c: Ctx):
     jump_answer = c.partner.min_hcp >= 9
     # losing-trick count: a forced answer (0-8) is counted as ten losers, so the doubler
     # raises to the two level with six losers, the three level with five, game with four
-    ltc = ltc_raise_level(f.losing_tricks, FORCED_ANSWER_LOSERS)
+    no_room = _no_room_to_jump(c, pb)
+    ltc = 9 if no_room else ltc_raise_level(f.losing_tricks, FORCED_ANSWER_LOSERS)
+    scale = ("a three-level answer to their weak two holds 0-11 (no room to jump)" if no_room
+             else "losing-trick count opposite a forced answer")
     if p in MAJORS:
         if jump_answer:
+            if sp >= 21 and c.legal(bid(4, NT)):
+                return bid(4, NT), (f"{sp} support points opposite partner's 9-11 jump answer: 30+ with a "
+                                    f"{SUIT_NAMES[p]} fit, Blackwood")
             if sp >= 13 and lv <= 4:
                 return bid(4, p), f"{sp} support points opposite partner's 9-11 jump answer: game"
             return None
@@ -544,7 +582,7 @@ def doubler_raises_answer(c: Ctx):
                           f"(losing-trick count: it may be made on nothing)")
         return bid(target, p), (f"{sp} support points, four {SUIT_NAMES[p]}, {f.losing_tricks} losers: raises "
                                 f"partner's answer to {target}{'' if target < 4 else ' (game)'} (16-18 one level, "
-                                f"19-21 a jump, 22+ game; losing-trick count opposite a forced answer)")
+                                f"19-21 a jump, 22+ game; {scale})")
     # a minor: raise one level with 16-18, 19+ tries 3NT with their suits stopped, else jumps
     if jump_answer or sp < 16:
         return None
@@ -557,7 +595,7 @@ def doubler_raises_answer(c: Ctx):
     if target < lv or target > 5 or sp <= 18 and target >= 4:
         return None  # 16-18 raises a minor only to the three level
     return bid(target, p), (f"{sp} support points, four {SUIT_NAMES[p]}, {f.losing_tricks} losers: raises "
-                            f"partner's answer to {target} (losing-trick count opposite a forced answer)")
+                            f"partner's answer to {target} ({scale})")
 
 
 @rule(OC)
@@ -567,7 +605,10 @@ def doubler_rebid(c: Ctx):
     When partner answered in a suit and RHO passed, the five-card suit is shown only at
     the two level (the booklet's "double, then bid" hand, too strong to overcall): passing
     2D with 17 HCP and six spades left a slam unbid, while a three-level new suit over a
-    forced answer lost (round five, dropped)."""
+    forced answer lost (round five, dropped). Over their weak two the answer is already at
+    the three level, so there a five-card major is shown at the three level, and with no
+    fit for partner's suit 17+ with their suit stopped bids 3NT: the answer holds 0-11 (no
+    room to jump), and passing it with 17-20 left games unbid (round seven)."""
     mine = [x for x in c.my_calls if x.id]
     if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3):
         return None
@@ -580,6 +621,14 @@ def doubler_rebid(c: Ctx):
                 cb = c.cheapest(s)
                 if cb is not None and LV[cb.id] <= 2:
                     return cb, f"17+ HCP with 5+ {SUIT_NAMES[s]}: shows the strong hand after doubling"
+                if cb is not None and LV[cb.id] == 3 and s in MAJORS and _no_room_to_jump(c, pb):
+                    return cb, (f"17+ HCP with 5+ {SUIT_NAMES[s]}: shows the strong hand after doubling their weak "
+                                "two (the answer is at the three level: no room to jump)")
+        f = c.f
+        if _no_room_to_jump(c, pb) and f.hcp >= 17 and f.lengths[ST[pb.id]] < 4 \
+                and all(f.stoppers[t] for t in c.their_suits) and c.legal(bid(3, NT)):
+            return bid(3, NT), (f"{f.hcp} HCP, their suit stopped, no fit: 3NT opposite a three-level answer to "
+                                "their weak two (it holds 0-11: no room to jump)")
         return None
     if c.last_bidder not in (1, 3):
         return None

@@ -104,6 +104,10 @@ def natural_action_over_2c(c: Ctx):
     With 18+ the count rules a 22+ 2C out altogether (40 HCP in the pack), so the hand acts
     again (round four: the 18+ hands that passed lost 6.9 IMPs a table against par; acting
     pays +0.005/+0.004 against nn:rl on train/validation).
+    In the pass-out seat (2C P P) partner may be sitting with values: he passes a 2C that
+    could be strong with up to 11 (or 17), so 11+ HCP with three or more cards in each other
+    suit balances with a takeout double even with three clubs (round seven: passing it let
+    their partscore play where the values were ours).
     Judgement of issue 27 ("passing where a bid or double was expected"): checked to pay
     on the train and validation splits before it was kept."""
     if not _their_2c_opening(c):
@@ -117,6 +121,10 @@ def natural_action_over_2c(c: Ctx):
         p = fn(c)  # clubs count as their suit already: the auction reading records every strain bid
         if p is not None and c.legal(p[0]) and p[0].id != 0:
             return p[0], f"{p[1]}; {why}"
+    f = c.f
+    if _balancing(c) and f.hcp >= 11 and f.lengths[0] <= 3 and min(f.lengths[1:]) >= 3:
+        return DOUBLE, (f"{f.hcp} HCP, three or more cards in each other suit: balancing takeout double of "
+                        f"their passed 2C (partner may be sitting with values); {why}")
     if 12 <= c.f.hcp <= 16 and not _balancing(c):
         # by the count the values are ours: a five-card suit is worth showing at the two
         # level even without the suit quality a two-level overcall of a real opening wants
@@ -282,7 +290,9 @@ def _overcall_judgement(c: Ctx, s: int, lv: int, bal: bool) -> str | None:
     a hand of at most five losers (losing-trick count). Over their weak two (round four), a
     five-card suit with three of the top five honours and 14+ HCP overcalls at the three
     level: the suit plays for four tricks opposite nothing, and passing it was the
-    costliest pass over their weak twos."""
+    costliest pass over their weak twos. A six-card suit with two of the top five honours
+    overcalls at the three level with 14+ HCP (round seven): a 16-count with AJ9876 passed
+    their 2S, where the hand is too strong to sell out and has no double."""
     f = c.f
     if lv == 1:
         # in the pass-out seat a king lighter (SAYC practice: balance with 3 HCP less)
@@ -304,6 +314,9 @@ def _overcall_judgement(c: Ctx, s: int, lv: int, bal: bool) -> str | None:
     elif lv == 3 and 13 <= f.hcp <= 17:
         if f.lengths[s] >= 6 and f.good_suit(s):
             return "overcall (SAYC)"
+        if f.lengths[s] >= 6 and f.hcp >= 14 and f.top5[s] >= 2:
+            return ("a six-card suit with two of the top five honours and 14+ HCP: the values make up for the "
+                    "suit quality at the three level")
         if f.lengths[s] == 5 and f.top5[s] >= 3 and f.hcp >= 14 and LV[c.last_bid.id] == 2:
             return "a strong five-card suit (three of the top five honours): overcall their weak two"
         if _they_have_a_fit(c) and f.top5[s] >= 2 and f.losing_tricks <= 5:

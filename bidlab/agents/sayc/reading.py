@@ -565,6 +565,26 @@ def _read_opener_second_suit(t: _Turn) -> bool:
     return True
 
 
+def _read_doubler_new_suit(t: _Turn) -> bool:
+    """The takeout doubler's first bid, in a suit nobody has bid: the booklet's "double,
+    then bid a new suit" hand, too strong for a simple overcall: 17-21 with five cards (what
+    doubler_rebid bids it with; 22+ is rare and bids on). Not after partner's cue bid (the
+    doubler's answer to it names a four-card major up the line) nor after a double of their
+    notrump. Read as a plain new suit (four cards, no strength), advancer passed it with
+    game values opposite (round seven of issue 27)."""
+    if not (t.by_defender and not t.by_opener and _first_bid_was_double(t)) or t.opening is None \
+            or ST[t.opening.id] == NT:
+        return False
+    p_last = next((x for x in reversed(t.per_seat[t.partner_rel]) if x.id >= 3), None)
+    # every strain they bid, artificial ones too (a natural 2C is not in their bid_suits)
+    opp_suits = [ST[x.id] for r in ((t.rel + 1) % 4, (t.rel + 3) % 4) for x in t.per_seat[r] if x.id >= 3]
+    if p_last is None or ST[p_last.id] in opp_suits or t.strain in opp_suits or t.strain in t.pshown.bid_suits:
+        return False
+    t.s.limit(17, 21)
+    t.s.length(t.strain, 5)
+    return True
+
+
 _BID_READERS = (_read_two_suited, _read_advance, _read_suit_over_notrump, _read_raise, _read_notrump, _read_cue_bid, _read_suit_bid)
-_STRENGTH_READERS = (_read_overcall_strength, _read_response_strength, _read_responder_jump_rebid,
+_STRENGTH_READERS = (_read_doubler_new_suit, _read_overcall_strength, _read_response_strength, _read_responder_jump_rebid,
                      _read_opener_second_suit)
