@@ -426,7 +426,10 @@ def parse(line: str, log: ToleranceLog | None = None) -> Message:
     log = ToleranceLog() if log is None else log
     if not isinstance(line, str):
         raise ProtocolError(f"a line must be text, got {type(line).__name__}")
-    text = re.sub(r"[ \t]+", " ", line.strip())
+    # Runs of blanks outside quotes are one space (programs pad lines); a quoted team name
+    # is kept as sent, so a name with two spaces in a row comes back unchanged.
+    parts = line.strip().split('"')
+    text = '"'.join(p if k % 2 else re.sub(r"[ \t]+", " ", p) for k, p in enumerate(parts))
     if text != line.strip():
         log.note(SPACES, line)
     if not text:

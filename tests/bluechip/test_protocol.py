@@ -1,7 +1,7 @@
 """Blue Chip lines: canonical round trip, lines real programs send, and clear errors for the rest."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bidlab.bluechip import protocol as bc
@@ -37,6 +37,7 @@ messages = st.one_of(
 
 
 @given(messages)
+@example(bc.Connecting("0  0", None, 18))  # blanks inside quotes are the name's own
 def test_canonical_lines_round_trip_with_nothing_tolerated(msg):
     log = ToleranceLog()
     line = format_message(msg)
