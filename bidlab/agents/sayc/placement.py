@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
-from bidlab.agents.sayc.evaluation import suit_quality, total_tricks_level
+from bidlab.agents.sayc.evaluation import notrump_points, suit_quality, total_tricks_level
 from bidlab.agents.sayc.slam import agreed_suit
 from bidlab.bridge.calls import PASS
 
@@ -164,6 +164,10 @@ def invite_or_answer_invitation(c: Ctx):
         return None
     me = _my_points(c, strain)
     p = c.partner
+    if strain == NT:
+        # a notrump invitation counts length only in a suit that runs (notrump_points)
+        f = c.f
+        me = notrump_points(f.hcp, f.lengths, f.top3, f.top5, p.bid_suits)
     low = me + p.min_hcp
     high = me + min(p.max_hcp, p.min_hcp + 8)
     game = 4 if strain in MAJORS else (3 if strain == NT else 5)
@@ -184,12 +188,17 @@ def invite_or_answer_invitation(c: Ctx):
     if invited or c.cheapest_level(strain) >= game:
         # answer by the middle of partner's range against what I have
         if me + p.mid_hcp >= need and c.legal(bid(game, strain)):
-            return bid(game, strain), f"accepts: {me} points opposite {p.min_hcp}-{p.max_hcp}"
+            return bid(game, strain), (f"accepts: {me} points opposite {p.min_hcp}-{p.max_hcp}"
+                                       + (NT_POINTS if strain == NT else ""))
         return None
     inv = bid(game - 1, strain)
     if c.legal(inv):
-        return inv, f"{me} points opposite {p.min_hcp}-{p.max_hcp}: invites game in {SUIT_NAMES[strain]}"
+        return inv, (f"{me} points opposite {p.min_hcp}-{p.max_hcp}: invites game in {SUIT_NAMES[strain]}"
+                     + (NT_POINTS if strain == NT else ""))
     return None
+
+
+NT_POINTS = " (notrump points: length counts only in a suit that runs)"
 
 
 def _invited(c: Ctx, strain: int, game: int) -> bool:
