@@ -96,6 +96,17 @@ def declarer_points(hcp: int, lengths: tuple[int, int, int, int], trump: int) ->
     return hcp + side + (1 if n >= 5 else 0) + 2 * max(0, n - 5)
 
 
+def notrump_points(hcp: int, lengths: tuple[int, int, int, int], top3: tuple[int, int, int, int],
+                   top5: tuple[int, int, int, int], partner_suits=()) -> int:
+    """HCP plus one point per card beyond four in a suit that will run in notrump: one with
+    two of the top three honours or three of the top five (the booklet's good suit), or a
+    suit partner has bid. A broken suit of my own in a misfit is no trick source opposite a
+    hand that has not shown it (issue 27 round eight: notrump invitations and acceptances on
+    the length points of such a suit lost made contracts double dummy)."""
+    return hcp + sum(max(0, lengths[s] - 4) for s in range(4)
+                     if top3[s] >= 2 or top5[s] >= 3 or s in partner_suits)
+
+
 # ---- losing-trick count ----------------------------------------------------------------------
 
 
