@@ -14,6 +14,7 @@ from bidlab.agents.sayc.evaluation import (
     ltc_raise_level,
     ltc_tricks,
     may_compete,
+    notrump_points,
     penalty_double_sound,
     preempt_tricks_needed,
     preempt_undertricks,
@@ -24,7 +25,7 @@ from bidlab.agents.sayc.evaluation import (
     total_tricks_level,
 )
 from bidlab.agents.sayc.hand import features
-from bidlab.cards import Deal, Hand
+from bidlab.cards import Deal, Hand, Seat
 
 _RANKS = "23456789TJQKA"
 
@@ -136,3 +137,30 @@ def test_points_once_a_fit_is_found():
     # Declarer in spades: one for the fifth trump; with six, 1 + 2.
     assert declarer_points(12, lengths, 3) == 13
     assert declarer_points(12, (2, 4, 1, 6), 3) == 15
+
+
+
+# ---- notrump points (round eight): length counts only in a suit that will run ----------------
+
+@pytest.mark.parametrize("pbn, extra", [
+    ("KQJ752.432.J32.2", 2),    # two of the top three honours
+    ("QJT982.432.K32.2", 2),    # three of the top five
+    ("AJ7532.432.K32.2", 0),    # one of the top three, two of the top five: broken
+    ("986532.432.A32.2", 0),
+    ("KQ753.5432.A32.2", 1),
+    ("AKQJ.5432.A32.32", 0),    # no card beyond four
+])
+def test_notrump_points_count_length_only_in_a_running_suit(pbn, extra):
+    f = features(Hand.parse(pbn))
+    assert notrump_points(f.hcp, f.lengths, f.top3, f.top5) == f.hcp + extra
+    # partner's suit (spades here) counts its length whatever its honours
+    assert notrump_points(f.hcp, f.lengths, f.top3, f.top5, partner_suits=(3,)) == f.hcp + max(0, f.lengths[3] - 4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(list(Seat)))
+def test_notrump_points_lie_between_hcp_and_full_length_points(seed, seat):
+    f = features(Deal.random(seed)[seat])
+    full = f.hcp + sum(max(0, n - 4) for n in f.lengths)
+    assert f.hcp <= notrump_points(f.hcp, f.lengths, f.top3, f.top5) <= full
+    assert notrump_points(f.hcp, f.lengths, f.top3, f.top5, partner_suits=(0, 1, 2, 3)) == full
