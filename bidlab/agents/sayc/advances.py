@@ -242,8 +242,11 @@ def advance_suit_overcall(c: Ctx):
             lv = c.cheapest_level(s) + 1
             if lv <= 3:
                 return bid(lv, s), f"4+ {SUIT_NAMES[s]}, weak: preemptive jump raise"
-        if 7 <= sp <= 10 and not weak_jump and room:
-            return c.cheapest(s), f"3+ {SUIT_NAMES[s]}, 7-10 points: simple raise"
+        # the simple raise from 8 support points, not 7 (issue 27, round nine: the overcall
+        # is 8-16, so 7 opposite its minimum plays a level too high; passing it paid in
+        # double-dummy IMPs on train and validation and made contracts)
+        if 8 <= sp <= 10 and not weak_jump and room:
+            return c.cheapest(s), f"3+ {SUIT_NAMES[s]}, 8-10 support points: simple raise (7 passes opposite an overcall)"
     if t is not None and f.stoppers[t] and f.balanced:
         lv = c.cheapest_level(NT)
         if f.hcp >= 15 and lv <= 3:
