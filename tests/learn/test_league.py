@@ -170,8 +170,9 @@ def test_a_large_anchor_weight_keeps_the_policy_at_the_anchor(tmp_path):
     for weight in (0.0, 30.0):
         cfg = A2CConfig.tiny(lr_policy=3e-3, entropy=0.0, anchor=str(anchor_path), anchor_weight=weight)
         run = tmp_path / f"w{weight}"
-        state = train_rl(run, cfg, init=str(anchor_path), updates=40)
-        assert state["updates"] == 40
+        # 120 updates: at 40 the free policy's drift (0.9-2e-3) sat on the threshold below
+        state = train_rl(run, cfg, init=str(anchor_path), updates=120)
+        assert state["updates"] == 120
         kl[weight] = _kl_to_anchor(run, anchor_path, obs)
     assert kl[0.0] > 1e-3  # free, the policy moves away from its start
     assert kl[30.0] < kl[0.0] / 4  # held by the anchor term, it stays close
