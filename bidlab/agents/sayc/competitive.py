@@ -526,6 +526,9 @@ def doubler_answers_cue_bid(c: Ctx):
     return None
 
 
+NO_LEVEL_CAP = 7  # a raise the losing-trick count does not limit (the points scale alone decides)
+
+
 def _no_room_to_jump(c: Ctx, pb) -> bool:
     """Partner's cheapest answer to my takeout double of their weak two is at the three
     level: the booklet's 9-11 jump answer had no room below game (advance_takeout_double
@@ -562,7 +565,7 @@ def doubler_raises_answer(c: Ctx):
     # losing-trick count: a forced answer (0-8) is counted as ten losers, so the doubler
     # raises to the two level with six losers, the three level with five, game with four
     no_room = _no_room_to_jump(c, pb)
-    ltc = 9 if no_room else ltc_raise_level(f.losing_tricks, FORCED_ANSWER_LOSERS)
+    ltc = NO_LEVEL_CAP if no_room else ltc_raise_level(f.losing_tricks, FORCED_ANSWER_LOSERS)
     scale = ("a three-level answer to their weak two holds 0-11 (no room to jump)" if no_room
              else "losing-trick count opposite a forced answer")
     if p in MAJORS:

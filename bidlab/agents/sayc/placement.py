@@ -162,12 +162,9 @@ def invite_or_answer_invitation(c: Ctx):
     strain, n = _strain(c)
     if c.last_bidder in (1, 3):
         return None
-    me = _my_points(c, strain)
-    p = c.partner
-    if strain == NT:
-        # a notrump invitation counts length only in a suit that runs (notrump_points)
-        f = c.f
-        me = notrump_points(f.hcp, f.lengths, f.top3, f.top5, p.bid_suits)
+    p, f = c.partner, c.f
+    # a notrump invitation counts length only in a suit that runs (notrump_points)
+    me = notrump_points(f.hcp, f.lengths, f.top3, f.top5, p.bid_suits) if strain == NT else _my_points(c, strain)
     low = me + p.min_hcp
     high = me + min(p.max_hcp, p.min_hcp + 8)
     game = 4 if strain in MAJORS else (3 if strain == NT else 5)
