@@ -183,9 +183,12 @@ def invite_or_answer_invitation(c: Ctx):
     last = _partner_last(c)
     invited = last is not None and LV[last.id] == game - 1 and ST[last.id] == strain
     if invited or c.cheapest_level(strain) >= game:
-        # answer by the middle of partner's range against what I have
-        if me + p.mid_hcp >= need and c.legal(bid(game, strain)):
+        # answer by the middle of partner's range against what I have; an invitation
+        # itself narrows that range (see _inviter_points)
+        theirs = max(p.mid_hcp, _inviter_points(c, need)) if invited and strain == NT else p.mid_hcp
+        if me + theirs >= need and c.legal(bid(game, strain)):
             return bid(game, strain), (f"accepts: {me} points opposite {p.min_hcp}-{p.max_hcp}"
+                                       + (f", {theirs} expected for the invitation" if theirs > p.mid_hcp else "")
                                        + (NT_POINTS if strain == NT else ""))
         return None
     inv = bid(game - 1, strain)
@@ -196,6 +199,19 @@ def invite_or_answer_invitation(c: Ctx):
 
 
 NT_POINTS = " (notrump points: length counts only in a suit that runs)"
+
+
+def _inviter_points(c: Ctx, need: int) -> int:
+    """The middle of what partner's game invitation promises, read from my shown range.
+
+    Partner invites when game makes opposite the middle of my range but not opposite its
+    minimum, so he holds from ``need`` minus my middle to ``need`` minus my minimum, less
+    one. Accepting when my points and the middle of that narrow range reach game is the
+    classic "accept in the upper half of the range shown" (issue 27 round eleven: the
+    reading of the invitation kept partner's range wide, 6-18, and the answer declined
+    games that made double dummy)."""
+    lo, hi = need - c.me.mid_hcp, need - c.me.min_hcp - 1
+    return (lo + hi + 1) // 2 if hi >= lo else 0
 
 
 def _invited(c: Ctx, strain: int, game: int) -> bool:
