@@ -413,6 +413,9 @@ def _read_raise(t: _Turn) -> bool:
         jumps = lv - (LV[t.last_bid.id] + (1 if strain <= ST[t.last_bid.id] else 0))
         game = lv >= (4 if strain in MAJORS else 5)
         s.limit(*((16, 24) if game else ((16, 18) if jumps <= 0 else (19, 21))))
+    elif t.by_responder and t.n_before == 1 and not t.jump and lv == 2 and s.min_hcp < 10 \
+            and len(t.pshown.bid_suits) >= 2 and strain == t.pshown.bid_suits[0]:
+        s.limit(6, 10)  # responder's simple preference to opener's first suit (1H 1S 2C 2H)
     elif t.by_opener and t.n_before == 1:
         # opener raises responder: single 12-15, jump 16-18, double jump 19-21
         lo, hi = (19, 21) if lv >= 4 and strain in MAJORS else ((16, 18) if t.jump else (12, 15))
@@ -499,6 +502,9 @@ def _read_suit_length(t: _Turn) -> None:
     s, strain = t.s, t.strain
     if strain in s.bid_suits:
         s.length(strain, min(s.min_len[strain] + 1, 6) if s.min_len[strain] >= 5 else 6)
+        if t.by_responder and t.n_before == 1 and not t.jump and t.lv == 2 and s.min_hcp < 10 \
+                and not t.pshown.min_len[strain]:
+            s.limit(6, 10)  # responder's simple rebid of his suit (1C 1H 1S 2H): a sign-off
         if t.by_opener and t.n_before == 1:
             if not t.pshown.min_len[strain]:
                 s.limit(*((16, 18) if t.jump else (12, 15)))  # opener rebids his suit
