@@ -416,6 +416,11 @@ def _read_raise(t: _Turn) -> bool:
     elif t.by_responder and t.n_before == 1 and not t.jump and lv == 2 and s.min_hcp < 10 \
             and len(t.pshown.bid_suits) >= 2 and strain == t.pshown.bid_suits[0]:
         s.limit(6, 10)  # responder's simple preference to opener's first suit (1H 1S 2C 2H)
+    elif t.by_responder and t.n_before == 1 and not t.jump and lv == 3 and s.min_hcp >= 10 \
+            and t.pshown.bid_suits and strain == t.pshown.bid_suits[0]:
+        # after a two-over-one response, a raise of opener's suit to the three level is
+        # invitational, 10-12 (read as 10-18, opener accepted with 13 and 4M made 9%)
+        s.limit(10, 12)
     elif t.by_opener and t.n_before == 1:
         # opener raises responder: single 12-15, jump 16-18, double jump 19-21
         lo, hi = (19, 21) if lv >= 4 and strain in MAJORS else ((16, 18) if t.jump else (12, 15))
