@@ -414,8 +414,15 @@ def _read_raise(t: _Turn) -> bool:
         game = lv >= (4 if strain in MAJORS else 5)
         s.limit(*((16, 24) if game else ((16, 18) if jumps <= 0 else (19, 21))))
     elif t.by_responder and t.n_before == 1 and not t.jump and lv == 2 and s.min_hcp < 10 \
-            and len(t.pshown.bid_suits) >= 2 and strain == t.pshown.bid_suits[0]:
-        s.limit(6, 10)  # responder's simple preference to opener's first suit (1H 1S 2C 2H)
+            and len(t.pshown.bid_suits) >= 2:
+        # responder's simple preference to opener's first suit (1H 1S 2C 2H) or raise of
+        # his second (1D 1H 1S 2S): 6-10
+        s.limit(6, 10)
+    elif t.by_responder and t.n_before == 1 and t.jump and lv == 3 and s.min_hcp < 10 \
+            and len(t.pshown.bid_suits) >= 2:
+        # responder's jump raise of opener's second suit or jump preference (1D 1H 1S 3S):
+        # invitational, 10-12 (read as 6-18, opener accepted on 14-15 and 4M made 30%)
+        s.limit(10, 12)
     elif t.by_responder and t.n_before == 1 and not t.jump and lv == 3 and s.min_hcp >= 10 \
             and t.pshown.bid_suits and strain == t.pshown.bid_suits[0]:
         # after a two-over-one response, a raise of opener's suit to the three level is
