@@ -186,7 +186,12 @@ def invite_or_answer_invitation(c: Ctx):
         # answer by the middle of partner's range against what I have; an invitation
         # itself narrows that range (see _inviter_points)
         theirs = max(p.mid_hcp, _inviter_points(c, need)) if invited and strain == NT else p.mid_hcp
-        if me + theirs >= need and c.legal(bid(game, strain)):
+        # When the auction left partner's range wide (more than six points: 1D 1S 2S 3S reads
+        # 6-18), its middle is a guess, and the suit games accepted on the bare middle made
+        # 38% double dummy (issue 27 round thirteen); not vulnerable, where a failing game
+        # costs about what a made one gains, accept only a point above it.
+        extra = 1 if strain < NT and invited and not c.we_vul and p.max_hcp - p.min_hcp > 6 else 0
+        if me + theirs >= need + extra and c.legal(bid(game, strain)):
             return bid(game, strain), (f"accepts: {me} points opposite {p.min_hcp}-{p.max_hcp}"
                                        + (f", {theirs} expected for the invitation" if theirs > p.mid_hcp else "")
                                        + (NT_POINTS if strain == NT else ""))

@@ -413,6 +413,21 @@ def _read_raise(t: _Turn) -> bool:
         jumps = lv - (LV[t.last_bid.id] + (1 if strain <= ST[t.last_bid.id] else 0))
         game = lv >= (4 if strain in MAJORS else 5)
         s.limit(*((16, 24) if game else ((16, 18) if jumps <= 0 else (19, 21))))
+    elif t.by_responder and t.n_before == 1 and not t.jump and lv == 2 and s.min_hcp < 10 \
+            and len(t.pshown.bid_suits) >= 2:
+        # responder's simple preference to opener's first suit (1H 1S 2C 2H) or raise of
+        # his second (1D 1H 1S 2S): 6-10
+        s.limit(6, 10)
+    elif t.by_responder and t.n_before == 1 and t.jump and lv == 3 and s.min_hcp < 10 \
+            and len(t.pshown.bid_suits) >= 2:
+        # responder's jump raise of opener's second suit or jump preference (1D 1H 1S 3S):
+        # invitational, 10-12 (read as 6-18, opener accepted on 14-15 and 4M made 30%)
+        s.limit(10, 12)
+    elif t.by_responder and t.n_before == 1 and not t.jump and lv == 3 and s.min_hcp >= 10 \
+            and t.pshown.bid_suits and strain == t.pshown.bid_suits[0]:
+        # after a two-over-one response, a raise of opener's suit to the three level is
+        # invitational, 10-12 (read as 10-18, opener accepted with 13 and 4M made 9%)
+        s.limit(10, 12)
     elif t.by_opener and t.n_before == 1:
         # opener raises responder: single 12-15, jump 16-18, double jump 19-21
         lo, hi = (19, 21) if lv >= 4 and strain in MAJORS else ((16, 18) if t.jump else (12, 15))
@@ -499,6 +514,9 @@ def _read_suit_length(t: _Turn) -> None:
     s, strain = t.s, t.strain
     if strain in s.bid_suits:
         s.length(strain, min(s.min_len[strain] + 1, 6) if s.min_len[strain] >= 5 else 6)
+        if t.by_responder and t.n_before == 1 and not t.jump and t.lv == 2 and s.min_hcp < 10 \
+                and not t.pshown.min_len[strain]:
+            s.limit(6, 10)  # responder's simple rebid of his suit (1C 1H 1S 2H): a sign-off
         if t.by_opener and t.n_before == 1:
             if not t.pshown.min_len[strain]:
                 s.limit(*((16, 18) if t.jump else (12, 15)))  # opener rebids his suit
