@@ -270,13 +270,14 @@ def advance_suit_overcall(c: Ctx):
             cb = c.cheapest(o)
             if cb is not None and LV[cb.id] <= 2:
                 return cb, f"good 5+ {SUIT_NAMES[o]}, 10+ HCP: new suit, non-forcing"
-    need = NO_FIT_CUE_HCP if _direct_over_opening(c, a) else NO_FIT_CUE_HCP + 3
-    if t is not None and L < 3 and f.hcp >= need and not weak_jump and c.calls[-1].id == 0:
+    if t is not None and L < 3 and f.hcp >= NO_FIT_CUE_HCP and not weak_jump and c.calls[-1].id == 0 \
+            and _direct_over_opening(c, a):
         # Opening values and no fit, no notrump or good suit to name: the cue bid of their
         # suit, forcing (SAYC "Advancing an overcall": a good hand); the overcaller then
         # describes and the partnership place the game (issue 27, round fourteen: passing
-        # partner's overcall with 13+ HCP lost a game about once in 160 boards). Partner's
-        # balancing or sandwich overcall may be a king lighter: 16+ there.
+        # partner's overcall with 13+ HCP lost a game about once in 160 boards). Only over
+        # a direct overcall: a balancing or sandwich overcall may be a king lighter, and the
+        # cue bid there from 16+ cost made contracts (3NT on a misfit) for no IMPs.
         cue = c.cheapest(t)
         if cue is not None and LV[cue.id] <= 3 and c.legal(cue):
             return cue, (f"{f.hcp} HCP, only {L} {SUIT_NAMES[s]}: cue bid of their suit, forcing "
