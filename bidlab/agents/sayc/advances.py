@@ -16,6 +16,7 @@ from bidlab.agents.sayc.overcalls import _their_last_suit
 from bidlab.bridge.calls import DOUBLE, PASS
 
 AD = "advance"
+NO_FIT_CUE_HCP = 13  # advancer's cue bid without a fit: opening values
 
 
 # -- advancing partner's action ------------------------------------------------------------------
@@ -269,6 +270,18 @@ def advance_suit_overcall(c: Ctx):
             cb = c.cheapest(o)
             if cb is not None and LV[cb.id] <= 2:
                 return cb, f"good 5+ {SUIT_NAMES[o]}, 10+ HCP: new suit, non-forcing"
+    if t is not None and L < 3 and f.hcp >= NO_FIT_CUE_HCP and not weak_jump and c.calls[-1].id == 0 \
+            and _direct_over_opening(c, a):
+        # Opening values and no fit, no notrump or good suit to name: the cue bid of their
+        # suit, forcing (SAYC "Advancing an overcall": a good hand); the overcaller then
+        # describes and the partnership place the game (issue 27, round fourteen: passing
+        # partner's overcall with 13+ HCP lost a game about once in 160 boards). Only over
+        # a direct overcall: a balancing or sandwich overcall may be a king lighter, and the
+        # cue bid there from 16+ cost made contracts (3NT on a misfit) for no IMPs.
+        cue = c.cheapest(t)
+        if cue is not None and LV[cue.id] <= 3 and c.legal(cue):
+            return cue, (f"{f.hcp} HCP, only {L} {SUIT_NAMES[s]}: cue bid of their suit, forcing "
+                         "(a good hand without a fit; partner describes)")
     if c.last_bidder == 3:
         return None  # RHO bid: the general rules decide whether to compete
     return PASS, "nothing to add to partner's overcall"

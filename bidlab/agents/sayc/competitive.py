@@ -319,6 +319,87 @@ def answer_negative_double(c: Ctx):
     return None
 
 
+def _my_cue_bid_advance(c: Ctx):
+    """(partner's overcall, my cue bid) when my only bid advanced partner's suit overcall
+    with a cue bid of their suit and partner has just answered it; else None."""
+    if c.opener not in (1, 3) or c.last_bidder != 2:
+        return None
+    mine = [x for x in c.my_calls if x.id]
+    pb = [x for x in c.partner_calls if x.id]
+    if len(mine) != 1 or len(pb) != 2 or mine[0].id < 3 or pb[0].id < 3:
+        return None
+    o, q = ST[pb[0].id], ST[mine[0].id]
+    if o == NT or q == NT or q not in c.their_suits or q == o or ST[c.opening.id] == o:
+        return None
+    return pb[0], mine[0]
+
+
+@rule(OC)
+def advancer_after_no_fit_cue_bid(c: Ctx):
+    """I advanced partner's overcall with a cue bid of their suit and no fit (13+ HCP,
+    advance_suit_overcall); partner described: place the game. Notrump from partner is
+    raised to 3NT or passed; his minimum rebid of his suit is converted to 3NT with their
+    suit stopped, to game in his major on a doubleton with 15+, else passed (issue 27,
+    round fourteen). With a fit (the cue-bid raise) a 3NT answer is taken back to his major."""
+    got = _my_cue_bid_advance(c)
+    if got is None:
+        return None
+    over, cue = got
+    s, t = ST[over.id], ST[cue.id]
+    ans = c.partner_calls[-1]
+    if ans.id < 3:
+        return None
+    f = c.f
+    L = f.lengths[s]
+    if L >= 3:
+        if ST[ans.id] == NT and s in MAJORS:
+            g = bid(4, s) if LV[ans.id] >= 3 or f.support_points(s) >= 13 else c.cheapest(s)
+            if c.legal(g):
+                return g, f"{L} {SUIT_NAMES[s]}: back to partner's major after my cue-bid raise"
+        return None
+    if f.hcp < 13:
+        return None
+    if ST[ans.id] == NT:
+        if LV[ans.id] <= 2 and c.legal(bid(3, NT)):
+            return bid(3, NT), "game values and partner's stopper: 3NT over his notrump answer to my cue bid"
+        return PASS, "partner's 3NT answer to my cue bid: game reached"
+    if ST[ans.id] == s:
+        if LV[ans.id] >= (4 if s in MAJORS else 5):
+            return PASS, "partner bid game in his suit over my cue bid"
+        if f.stoppers[t] and c.legal(bid(3, NT)):
+            return bid(3, NT), (f"{f.hcp} HCP, {SUIT_NAMES[t]} stopped: 3NT opposite partner's minimum "
+                                "rebid of his suit (no fit)")
+        if s in MAJORS and L == 2 and f.hcp >= 15 and c.legal(bid(4, s)):
+            return bid(4, s), f"{f.hcp} HCP and two {SUIT_NAMES[s]}: game on the 5-2 fit"
+        return PASS, f"no fit, no {SUIT_NAMES[t]} stopper: partner's minimum rebid of his suit is our contract"
+    return None
+
+
+@rule(OC)
+def overcaller_answers_cue_bid(c: Ctx):
+    """Partner cue-bid their suit over my suit overcall (a limit raise or better, or a good
+    hand without a fit): with extra values, a balanced five-card suit and their suit
+    stopped bid 3NT (SAYC: the overcaller describes); else answer_cue_bid_raise rebids the
+    suit (the minimum rebid) or bids game in his major. (A minimum 2NT answer was tried in
+    round fourteen of issue 27: it lost the fit after the cue-bid raise of a minor.)"""
+    if c.opener not in (1, 3) or c.last_bidder != 2:
+        return None
+    mine = [x for x in c.my_calls if x.id]
+    pb = [x for x in c.partner_calls if x.id]
+    if len(mine) != 1 or len(pb) != 1 or mine[0].id < 3 or ST[mine[0].id] == NT:
+        return None
+    s, t = ST[mine[0].id], ST[pb[0].id]
+    if t == NT or t not in c.their_suits or t == s or LV[pb[0].id] > 3:
+        return None
+    f = c.f
+    if not f.stoppers[t] or f.lengths[s] >= 6:
+        return None
+    extra = f.total_points >= 13
+    if extra and f.balanced and c.legal(bid(3, NT)):
+        return bid(3, NT), f"extra values, {SUIT_NAMES[t]} stopped: 3NT over partner's cue bid"
+    return None
+
+
 @rule(OC)
 def answer_cue_bid_raise(c: Ctx):
     """Partner cue-bid their suit after my opening or overcall: limit raise or better."""
