@@ -3,8 +3,10 @@
 A proxy rewrites one seat's lines the way another program writes them; the session must come
 out exactly as the canonical one (same auction, contract and play) and the side that read the
 variant must have logged it. Board 1 of the seed-0 sample, bid by SAYC at all four seats,
-goes 1D Pass 2C Pass 2D Pass 2NT Pass Pass Pass: 2NT by South, dummy North, so it has an NT
-bid, a dummy, and (checked below) tricks that dummy leads to.
+ends in notrump by South (1D Pass 2C Pass 2D Pass 2NT Pass 3NT Pass Pass Pass since SAYC
+accepts a notrump invitation by what the invitation promises), dummy North, so it has an NT
+bid, a dummy, and (checked below) tricks that dummy leads to. The fixture checks those
+properties, not the level, so that a change of SAYC's judgement does not break the protocol tests.
 """
 
 import json
@@ -33,7 +35,7 @@ def canonical(tmp_path_factory):
                       proxies={("open", s): {} for s in Seat})  # proxies that rewrite nothing
     res = result(run)
     auction, contract, declarer, play, _ = res[0]
-    assert "NT" in auction and contract == "2NT" and declarer == DECLARER.letter
+    assert "NT" in auction and contract.endswith("NT") and declarer == DECLARER.letter
     assert any(line == "Dummy to lead" for line in run.proxies[("open", DECLARER)].seen_by_client)
     # Canonical lines, canonical line ends: nothing tolerated anywhere.
     assert not run.session.log.counts
