@@ -191,6 +191,15 @@ def invite_or_answer_invitation(c: Ctx):
         # 38% double dummy (issue 27 round thirteen); not vulnerable, where a failing game
         # costs about what a made one gains, accept only a point above it.
         extra = 1 if strain < NT and invited and not c.we_vul and p.max_hcp - p.min_hcp > 6 else 0
+        # A nine-card major fit makes game on 24 because the ninth trump is worth a point. When
+        # the long trumps are mine and partner has shown three (1S 2H 2S 3S, a 3S raise of my
+        # overcall), my total points already count the fifth and sixth trump as length points:
+        # that is the same trick counted twice, so the acceptance needs 25 (issue 27 round
+        # fifteen: these games accepted on 24 made 27% double dummy). Dummy points with four
+        # trumps keep the 24 (removing it there lost IMPs on every match).
+        if (strain in MAJORS and n >= 9 and need == 24 and me > f.hcp and f.lengths[strain] >= 5
+                and p.min_len[strain] < 4):
+            extra = max(extra, 1)
         if me + theirs >= need + extra and c.legal(bid(game, strain)):
             return bid(game, strain), (f"accepts: {me} points opposite {p.min_hcp}-{p.max_hcp}"
                                        + (f", {theirs} expected for the invitation" if theirs > p.mid_hcp else "")
@@ -278,6 +287,12 @@ def compete_by_total_tricks(c: Ctx):
     n, s = best
     cb = c.cheapest(s)
     if cb is None or LV[cb.id] > min(total_tricks_level(n), 4):
+        return None
+    if s < 2 and LV[cb.id] == 4 and n < 11 and c.we_vul:
+        # Vulnerable, four of a minor is neither game nor cheap when it fails: a ten-card
+        # minor fit competes to the three level only (the Law's vulnerability caution; issue
+        # 27 round fifteen: these 4C / 4D contracts made about a third of the time double
+        # dummy; not vulnerable the same cut lost IMPs)
         return None
     if n < 9 and (c.f.support_points(s) < 6 or LV[cb.id] >= 3 and c.f.hcp < 6):
         return None
