@@ -26,6 +26,7 @@ that are clearly failing.
 
 from __future__ import annotations
 
+from bidlab.agents.sayc.advances import NO_FIT_CUE_HCP
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
 from bidlab.agents.sayc.evaluation import FORCED_ANSWER_LOSERS, ltc_raise_level, quick_tricks
@@ -357,7 +358,7 @@ def advancer_after_no_fit_cue_bid(c: Ctx):
             if c.legal(g):
                 return g, f"{L} {SUIT_NAMES[s]}: back to partner's major after my cue-bid raise"
         return None
-    if f.hcp < 13:
+    if f.hcp < NO_FIT_CUE_HCP:
         return None
     if ST[ans.id] == NT:
         if LV[ans.id] <= 2 and c.legal(bid(3, NT)):
@@ -394,8 +395,7 @@ def overcaller_answers_cue_bid(c: Ctx):
     f = c.f
     if not f.stoppers[t] or f.lengths[s] >= 6:
         return None
-    extra = f.total_points >= 13
-    if extra and f.balanced and c.legal(bid(3, NT)):
+    if f.total_points >= 13 and f.balanced and c.legal(bid(3, NT)):
         return bid(3, NT), f"extra values, {SUIT_NAMES[t]} stopped: 3NT over partner's cue bid"
     return None
 

@@ -190,17 +190,16 @@ def invite_or_answer_invitation(c: Ctx):
         # 6-18), its middle is a guess, and the suit games accepted on the bare middle made
         # 38% double dummy (issue 27 round thirteen); not vulnerable, where a failing game
         # costs about what a made one gains, accept only a point above it.
-        extra = 1 if strain < NT and invited and not c.we_vul and p.max_hcp - p.min_hcp > 6 else 0
+        wide_not_vul = strain < NT and invited and not c.we_vul and p.max_hcp - p.min_hcp > 6
         # A nine-card major fit makes game on 24 because the ninth trump is worth a point. When
         # the long trumps are mine and partner has shown three (1S 2H 2S 3S, a 3S raise of my
         # overcall), my total points already count the fifth and sixth trump as length points:
         # that is the same trick counted twice, so the acceptance needs 25 (issue 27 round
         # fifteen: these games accepted on 24 made 27% double dummy). Dummy points with four
         # trumps keep the 24 (removing it there lost IMPs on every match).
-        if (strain in MAJORS and n >= 9 and need == 24 and me > f.hcp and f.lengths[strain] >= 5
-                and p.min_len[strain] < 4):
-            extra = max(extra, 1)
-        if me + theirs >= need + extra and c.legal(bid(game, strain)):
+        counted_twice = (strain in MAJORS and n >= 9 and need == 24 and me > f.hcp and f.lengths[strain] >= 5
+                         and p.min_len[strain] < 4)
+        if me + theirs >= need + int(wide_not_vul or counted_twice) and c.legal(bid(game, strain)):
             return bid(game, strain), (f"accepts: {me} points opposite {p.min_hcp}-{p.max_hcp}"
                                        + (f", {theirs} expected for the invitation" if theirs > p.mid_hcp else "")
                                        + (NT_POINTS if strain == NT else ""))
