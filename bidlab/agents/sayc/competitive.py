@@ -777,8 +777,16 @@ def penalty_double(c: Ctx):
     # A trick in reserve below game; at the game level and above half a trick will do: their
     # bonus is already at stake, so the double risks less than it gains (it paid in
     # double-dummy IMPs on the train and validation splits, issue 27).
-    reserve = 0.5 if lv >= 4 else 1
-    if mine + partner_tricks >= needed + reserve and (combined_hcp >= 20 or lv >= 4) and mine >= needed / 2:
+    # Below game, four or more trumps with an honour sitting over or under declarer are
+    # their own reserve: the count of defensive tricks is enough without a trick to spare
+    # or 20 combined HCP (round seventeen: their undoubled partscores where the count
+    # reached the tricks needed went down 90% of the time double dummy).
+    long_trumps = lv <= 3 and t < NT and f.lengths[t] >= 4 and f.top5[t] >= 1 and t not in c.our_suits  # not a cue bid
+    reserve = 0.5 if lv >= 4 else (0 if long_trumps else 1)
+    if mine + partner_tricks >= needed + reserve and (combined_hcp >= 20 or lv >= 4 or long_trumps) \
+            and mine >= needed / 2:
+        why = (f"{f.lengths[t]} trumps with an honour are the reserve (trump tricks)" if long_trumps
+               else f"{reserve} in reserve")
         return DOUBLE, (f"about {mine + partner_tricks:.1f} defensive tricks against {c.last_bid} "
-                        f"({needed} beat it, {reserve} in reserve): penalty double")
+                        f"({needed} beat it, {why}): penalty double")
     return None
