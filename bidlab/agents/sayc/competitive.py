@@ -430,7 +430,8 @@ def opener_rebid_in_competition(c: Ctx):
     mine = [x for x in c.my_calls if x.id]
     theirs_last = c.last_bidder in (1, 3)
     pbids = [x for x in c.partner_calls if x.id >= 3]
-    if len(mine) != 1 or not theirs_last or any(x.id in (1, 2) for x in c.partner_calls):
+    forced = _forcing_new_suit_over_overcall(c, pbids)
+    if len(mine) != 1 or not (theirs_last or forced) or any(x.id in (1, 2) for x in c.partner_calls):
         return None
     f = c.f
     o = ST[c.opening.id]
@@ -483,7 +484,37 @@ def opener_rebid_in_competition(c: Ctx):
             cb = c.cheapest(s)
             if cb is not None and (LV[cb.id] == 1 or LV[cb.id] == 2 and (s < o or f.hcp >= 16)):
                 return cb, f"4+ {SUIT_NAMES[s]}: new suit in competition"
+    if not forced:
+        return None
+    # partner's new suit is forcing ("Competitive bidding": a new suit by an unpassed
+    # responder after their overcall forces one round): no pass; notrump with their suit
+    # stopped, else my own suit again, else the cheapest notrump
+    t = _their_last_suit(c)
+    why = "partner's new suit over their overcall is forcing"
+    if f.balanced and (t is None or f.stoppers[t]):
+        cb = c.cheapest(NT)
+        if cb is not None and LV[cb.id] <= 2:
+            if f.hcp >= 18 and LV[cb.id] == 1 and c.legal(bid(2, NT)):
+                return bid(2, NT), f"18-19 balanced, their suit stopped: jump to 2NT ({why})"
+            return cb, f"{f.hcp} HCP balanced, their suit stopped: notrump ({why})"
+    for s in (o, NT):
+        cb = c.cheapest(s)
+        if cb is not None and LV[cb.id] <= 3:
+            return cb, f"{'rebids my suit' if s == o else 'notrump'}: {why}"
     return None
+
+
+def _forcing_new_suit_over_overcall(c: Ctx, pbids) -> bool:
+    """1x (their overcall) new suit by unpassed partner, RHO passed: my turn, forced."""
+    if c.last_bidder != 2 or len(pbids) != 1 or len(c.partner_calls) != 1 or any(x.id for x in c.rho_calls):
+        return False
+    lho = [x for x in c.lho_calls if x.id]
+    if len(lho) != 1 or lho[0].id < 3 or ST[lho[0].id] == NT:
+        return False
+    p, ov, o = pbids[0], lho[0], ST[c.opening.id]
+    if ST[p.id] in (NT, o, ST[ov.id]):
+        return False
+    return LV[p.id] == LV[ov.id] + (1 if ST[p.id] < ST[ov.id] else 0)
 
 
 @rule(OC)

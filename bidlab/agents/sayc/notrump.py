@@ -273,7 +273,12 @@ def after_transfer(c: Ctx):
     inv, game, small, _ = _thresholds(lo)
     s = 2 if rest[0].endswith("D") else 3
     n = c.f.lengths[s]
-    h = c.f.hcp
+    # the booklet's ranges are in HCP; over 2NT, where responder has no invitation below
+    # game, a sixth trump is worth a point (opener holds two or more: an eight-card fit or
+    # better, and the long suit is a trick source), so it counts towards game (issue 27
+    # round sixteen: 2NT 3H 3S with six spades and 4 HCP passed where 4S made). Over 1NT the
+    # booklet's 3M invitation with six and 8-9 HCP stands.
+    h = c.f.hcp + (1 if n >= 6 and lv == 2 else 0)
     if rest[1][0] == str(lv + 2):  # super-acceptance
         if h >= game - 3:
             return bid(4, s), "opener super-accepted: game"
@@ -283,7 +288,7 @@ def after_transfer(c: Ctx):
         return (bid(6, s) if n >= 6 else bid(6, NT)), "slam values opposite the notrump"
     if h >= game:
         if n >= 6:
-            return bid(4, s), f"6+ {SUIT_NAMES[s]}, game values"
+            return bid(4, s), f"6+ {SUIT_NAMES[s]}, game values (HCP plus a point for the sixth trump)"
         if c.f.lengths[other] >= 5:
             return bid(lv + 2, other), "5-5 in the majors, game forcing"
         minor = 1 if c.f.lengths[1] >= c.f.lengths[0] else 0
@@ -293,7 +298,7 @@ def after_transfer(c: Ctx):
         return bid(3, NT), f"five {SUIT_NAMES[s]}, game values: opener chooses 3NT or 4{'HS'[s - 2]}"
     if h >= inv and lv == 1:
         if n >= 6:
-            return bid(3, s), f"6+ {SUIT_NAMES[s]}, invitational"
+            return bid(3, s), f"6+ {SUIT_NAMES[s]}, invitational (HCP plus a point for the sixth trump)"
         return bid(2, NT), f"five {SUIT_NAMES[s]}, invitational"
     return PASS, f"weak hand with {SUIT_NAMES[s]}: plays the partscore"
 

@@ -450,6 +450,15 @@ def _read_notrump(t: _Turn) -> bool:
     s, lv = t.s, t.lv
     if t.first_action and t.by_responder and t.opening is not None:
         _read_notrump_response(s, lv, NAMES[t.opening.id], t.opening)
+    elif lv <= 2 and t.opener == (t.rel + 3) % 4 and _first_bid_was_double(t) \
+            and t.opening is not None and ST[t.opening.id] != NT:
+        # the direct takeout doubler's notrump below game ("double, then notrump": too
+        # strong for a 15-18 notrump overcall): 17-22 balanced, what doubler_rebid and the
+        # invitation bid it with (a balancing doubler's 2NT is lighter: not read here).
+        # Read as the double's bare 12+, advancer passed 2NT with five spades and 7 HCP
+        # opposite 19-22 (issue 27, round sixteen)
+        s.limit(17, 22)
+        s.balanced = True
     elif t.first_action and t.by_defender and not t.jump and lv <= 2:
         if t.pshown.acted:
             s.limit(8, 12)  # advancer's notrump
