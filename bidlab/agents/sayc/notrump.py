@@ -45,6 +45,13 @@ def _thresholds(lo: int) -> tuple[int, int, int, int]:
     return 23 - lo, 25 - lo, 33 - lo, 37 - lo
 
 
+# A 4-4 major fit found by Stayman is worth about two points: slam from 32 combined HCP,
+# a quantitative raise to five from 30 (issue 27 round eighteen: after 1NT / 2NT and Stayman
+# the 4-4 games on 30-33 combined made twelve tricks double dummy about three times in four).
+FIT_SLAM = 32
+FIT_SLAM_TRY = 30
+
+
 def _max(c: Ctx, lo: int, hi: int) -> bool:
     """Opener accepts invitations in the upper part of his range."""
     return c.f.hcp >= lo + 1 if hi - lo >= 2 else c.f.hcp >= hi
@@ -282,9 +289,13 @@ def after_stayman_answer(c: Ctx):
         s = "CDHS".index(ans[-1])
         if h >= grand:
             return bid(7, s), f"fit in {SUIT_NAMES[s]} and {h} HCP opposite {lo}-{hi}: grand slam"
-        if h >= small:
-            return bid(6, s), (f"fit in {SUIT_NAMES[s]} and {h} HCP opposite {lo}-{hi}: small slam "
-                               f"(at most one ace can be missing; 4NT here would be quantitative)")
+        if h + lo >= FIT_SLAM:
+            return bid(6, s), (f"4-4 {SUIT_NAMES[s]} fit and {h} HCP opposite {lo}-{hi}: {FIT_SLAM}+ combined "
+                               f"with a fit, small slam (4NT here would be quantitative)")
+        if h + lo >= FIT_SLAM_TRY:
+            return bid(5, s), (f"4-4 {SUIT_NAMES[s]} fit and {h} HCP opposite {lo}-{hi}: quantitative raise "
+                               f"to five (judgement: {FIT_SLAM_TRY}-{FIT_SLAM - 1} combined with a fit, "
+                               f"bid six unless at the bottom of the range)")
         if h >= game:
             return bid(4, s), f"4-4 {SUIT_NAMES[s]} fit, game values"
         if h >= inv:
@@ -384,6 +395,11 @@ def opener_after_stayman_continuation(c: Ctx):
         return (bid(3, NT) if mx else PASS), ("accepts" if mx else "declines") + " the invitation"
     if cont == "3NT" and spades_too:
         return bid(4, 3), "responder's Stayman showed spades: the 4-4 spade fit"
+    if cont == f"5{ans[-1]}" and ans[-1] in "HS":
+        s = "CDHS".index(ans[-1])
+        if c.f.hcp > lo:
+            return bid(6, s), f"{c.f.hcp} HCP, not the bottom of the range: accepts the quantitative raise to five"
+        return PASS, f"{c.f.hcp} HCP, the bottom of the range: declines the quantitative raise to five"
     if cont[0] == "3" and cont[1:] in ("H", "S"):
         s = "CDHS".index(cont[1])
         return (bid(4, s) if mx else PASS), ("accepts" if mx else "declines") + " the invitation"
