@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import NT, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.evaluation import notrump_points
 from bidlab.bridge.calls import PASS
 
 G = "notrump"
@@ -44,9 +45,44 @@ def _thresholds(lo: int) -> tuple[int, int, int, int]:
     return 23 - lo, 25 - lo, 33 - lo, 37 - lo
 
 
+# A 4-4 major fit found by Stayman is worth about two points: slam from 32 combined HCP,
+# a quantitative raise to five from 30 (issue 27 round eighteen: after 1NT / 2NT and Stayman
+# the 4-4 games on 30-33 combined made twelve tricks double dummy about three times in four).
+FIT_SLAM = 32
+FIT_SLAM_TRY = 30
+
+
 def _max(c: Ctx, lo: int, hi: int) -> bool:
     """Opener accepts invitations in the upper part of his range."""
     return c.f.hcp >= lo + 1 if hi - lo >= 2 else c.f.hcp >= hi
+
+
+def quantitative_after_relay(ours: tuple[str, ...]) -> bool:
+    """Responder's 4NT after opener's answer to Stayman or his transfer completion is a
+    quantitative raise of the notrump (SAYC booklet: 4NT directly over a notrump bid is
+    quantitative; here the notrump is the opening and no fit was agreed): 1NT 2C 2D 4NT,
+    1NT 2C 2H/2S 4NT (responder has the other major: no fit), 1NT 2D 2H 4NT,
+    1NT 2H 2S 4NT, and the same one level higher over 2NT and 2C-2D-2NT."""
+    if ours[:1] == ("1NT",):
+        lv, rest = 1, ours[1:]
+    elif ours[:1] == ("2NT",):
+        lv, rest = 2, ours[1:]
+    elif ours[:3] == ("2C", "2D", "2NT"):
+        lv, rest = 2, ours[3:]
+    else:
+        return False
+    if len(rest) < 3 or rest[2] != "4NT":
+        return False
+    c, d, h, s = (f"{lv + 1}{x}" for x in "CDHS")
+    return (rest[0], rest[1]) in ((c, d), (c, h), (c, s), (d, h), (h, s))
+
+
+def _slam_invite_points(c: Ctx) -> int:
+    """Responder's count for the quantitative 4NT: HCP plus a point per card beyond four in
+    a suit that runs (:func:`evaluation.notrump_points`), so 15 HCP with a good five-card suit
+    invites like 16."""
+    f = c.f
+    return notrump_points(f.hcp, f.lengths, f.top3, f.top5)
 
 
 # -- responder's first call --------------------------------------------------------------------
@@ -145,8 +181,8 @@ def notrump_raise(c: Ctx):
         return bid(7, NT), f"{h} HCP opposite {lo}-{hi}: grand slam"
     if h >= small:
         return bid(6, NT), f"{h} HCP opposite {lo}-{hi}: small slam"
-    if h >= small - (hi - lo):
-        return bid(4, NT), f"{h} HCP: quantitative slam invitation (SAYC 4NT)"
+    if _slam_invite_points(c) >= small - (hi - lo):
+        return bid(4, NT), f"{h} HCP (a point more for a running five-card suit): quantitative slam invitation (SAYC 4NT)"
     if h >= game:
         return bid(3, NT), f"{h} HCP opposite {lo}-{hi}: game in notrump"
     if h >= inv and lv == 1:
@@ -248,15 +284,30 @@ def after_stayman_answer(c: Ctx):
     ans = rest[1]
     h = c.f.hcp
     fit = ans[-1] in "HS" and c.f.lengths["CDHS".index(ans[-1])] >= 4
+    grand = _thresholds(lo)[3]
     if fit:
         s = "CDHS".index(ans[-1])
-        if h >= small:
-            return bid(4, NT), f"fit in {SUIT_NAMES[s]} and slam values: Blackwood"
+        if h >= grand:
+            return bid(7, s), f"fit in {SUIT_NAMES[s]} and {h} HCP opposite {lo}-{hi}: grand slam"
+        if h + lo >= FIT_SLAM:
+            return bid(6, s), (f"4-4 {SUIT_NAMES[s]} fit and {h} HCP opposite {lo}-{hi}: {FIT_SLAM}+ combined "
+                               f"with a fit, small slam (4NT here would be quantitative)")
+        if h + lo >= FIT_SLAM_TRY:
+            return bid(5, s), (f"4-4 {SUIT_NAMES[s]} fit and {h} HCP opposite {lo}-{hi}: quantitative raise "
+                               f"to five (judgement: {FIT_SLAM_TRY}-{FIT_SLAM - 1} combined with a fit, "
+                               f"bid six unless at the bottom of the range)")
         if h >= game:
             return bid(4, s), f"4-4 {SUIT_NAMES[s]} fit, game values"
         if h >= inv:
             return bid(3, s), f"4-4 {SUIT_NAMES[s]} fit, invitational"
         return PASS, "fit found, too weak for game"
+    if h >= grand:
+        return bid(7, NT), f"no major fit, {h} HCP opposite {lo}-{hi}: grand slam"
+    if h >= small:
+        return bid(6, NT), f"no major fit, {h} HCP opposite {lo}-{hi}: small slam"
+    if _slam_invite_points(c) >= small - (hi - lo):
+        return bid(4, NT), (f"no major fit, {h} HCP opposite {lo}-{hi}: quantitative 4NT "
+                            f"(SAYC: 4NT over notrump invites six; slam if opener is at the top)")
     if h >= game:
         return bid(3, NT), "no major fit, game values"
     if h >= inv and lv == 1:
@@ -295,6 +346,9 @@ def after_transfer(c: Ctx):
         if c.f.lengths[minor] >= 5 and not c.f.balanced and lv == 1:
             return bid(3, minor), (f"five {SUIT_NAMES[s]} and five {SUIT_NAMES[minor]}, game values: "
                                    f"new suit after the transfer, natural and forcing")
+        if _slam_invite_points(c) >= small - (hi - lo):
+            return bid(4, NT), (f"five {SUIT_NAMES[s]}, {h} HCP opposite {lo}-{hi}: quantitative 4NT "
+                                f"(SAYC: 4NT over notrump invites six; opener picks 6{'HS'[s - 2]} or 6NT)")
         return bid(3, NT), f"five {SUIT_NAMES[s]}, game values: opener chooses 3NT or 4{'HS'[s - 2]}"
     if h >= inv and lv == 1:
         if n >= 6:
@@ -346,11 +400,22 @@ def opener_after_stayman_continuation(c: Ctx):
         return (bid(3, NT) if mx else PASS), ("accepts" if mx else "declines") + " the invitation"
     if cont == "3NT" and spades_too:
         return bid(4, 3), "responder's Stayman showed spades: the 4-4 spade fit"
+    if cont == f"5{ans[-1]}" and ans[-1] in "HS":
+        s = "CDHS".index(ans[-1])
+        if c.f.hcp > lo:
+            return bid(6, s), f"{c.f.hcp} HCP, not the bottom of the range: accepts the quantitative raise to five"
+        return PASS, f"{c.f.hcp} HCP, the bottom of the range: declines the quantitative raise to five"
     if cont[0] == "3" and cont[1:] in ("H", "S"):
         s = "CDHS".index(cont[1])
         return (bid(4, s) if mx else PASS), ("accepts" if mx else "declines") + " the invitation"
     if cont == "4NT":
-        return None  # Blackwood: answered by the slam rules
+        if not quantitative_after_relay(c.ours):
+            return None  # Blackwood: answered by the slam rules
+        if c.f.hcp > (lo + hi) / 2:
+            if spades_too:
+                return bid(6, 3), "top of the range and four spades: accepts the quantitative 4NT in the 4-4 spade fit"
+            return bid(6, NT), "top of the range: accepts the quantitative 4NT"
+        return PASS, "not the top of the range: declines the quantitative 4NT"
     return PASS, "responder placed the contract"
 
 
@@ -377,6 +442,12 @@ def opener_after_transfer_continuation(c: Ctx):
         if c.f.lengths[o] >= 3:
             return bid(4, o), f"3+ {SUIT_NAMES[o]}: game in responder's second major"
         return bid(4, s) if support else bid(3, NT), "chooses the game"
+    if cont == "4NT" and quantitative_after_relay(c.ours):
+        if c.f.hcp > (lo + hi) / 2:
+            if support:
+                return bid(6, s), f"top of the range and 3+ {SUIT_NAMES[s]}: accepts the quantitative 4NT in the major"
+            return bid(6, NT), f"top of the range, only two {SUIT_NAMES[s]}: accepts the quantitative 4NT"
+        return PASS, "not the top of the range: declines the quantitative 4NT"
     if cont in ("3C", "3D"):  # a natural second suit, game forcing
         if support:
             return bid(4, s), f"3+ {SUIT_NAMES[s]}: game in responder's major after his second suit"
@@ -407,5 +478,5 @@ def responder_after_opener_declined(c: Ctx):
     """Opener has answered responder's second call (accepted, declined or chose the game):
     the notrump auction is over unless responder asked for aces."""
     t = _nt(c)
-    if t and len(t[3]) == 4 and _responder(t[3]) and t[3][2] != "4NT":
+    if t and len(t[3]) == 4 and _responder(t[3]) and (t[3][2] != "4NT" or quantitative_after_relay(c.ours)):
         return PASS, "opener has placed the contract after my invitation"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.notrump import quantitative_after_relay
 from bidlab.bridge.calls import PASS
 
 G = "slam"
@@ -37,7 +38,7 @@ def _is_blackwood(c: Ctx, asker_calls, other_calls) -> bool:
     prev_other = [x for x in other_calls if x.id >= 3]
     if prev_other and ST[prev_other[-1].id] == NT and LV[prev_other[-1].id] <= 3 and not c.our_suits:
         return False
-    return True
+    return not quantitative_after_relay(c.ours)
 
 
 def agreed_suit(c: Ctx) -> int | None:
