@@ -15,7 +15,10 @@ call at every turn until the auction ends; the run counts
 The DD boards come first, then fresh random deals up to ``--boards``. ``--agent release``
 bids with the previous release's bidder (commit c58ef9b, via ``sayc_release``) for the
 before/after comparison. Counters are checkpointed atomically every ``--chunk`` boards
-under ``--out``; a killed run resumes from its last checkpoint.
+under ``--out``; a killed run resumes from its last checkpoint. The checkpoint records the
+bidder it counts (the SAYC rules' fingerprint, or the release commit), and the default folder
+is named after it: a checkpoint left by another bidder or other settings is never resumed
+(its counts would be another bidder's) nor overwritten -- the run stops and says so.
 
     nice -n 10 python benchmarks/sayc_legality.py --agent current --out /tmp/sayc_legal_now
     nice -n 10 python benchmarks/sayc_legality.py --agent release --out /tmp/sayc_legal_base
@@ -41,6 +44,7 @@ from bidlab.bridge.auction import Auction  # noqa: E402
 from bidlab.bridge.board import board_dealer, board_vulnerability  # noqa: E402
 from bidlab.bridge.scoring import score_contract  # noqa: E402
 from bidlab.cards import Deal, random_deals  # noqa: E402
+from bidlab.eval.fingerprint import agent_fingerprint  # noqa: E402
 from bidlab.fileio import write_json_atomic  # noqa: E402
 
 SHARED_DD = "/work/shared/data/dd"
@@ -120,28 +124,31 @@ def main() -> None:
     ap.add_argument("--agent", choices=("current", "release"), default="current")
     ap.add_argument("--dd-dir", default=SHARED_DD if os.path.isdir(SHARED_DD) else None)
     ap.add_argument("--chunk", type=int, default=10_000)
-    ap.add_argument("--out", default=None, help="checkpoint folder (default /tmp/sayc_legality_<agent>)")
+    ap.add_argument("--out", default=None,
+                    help="checkpoint folder (default /tmp/sayc_legality_<agent>_<bidder fingerprint>)")
     args = ap.parse_args()
-    out = Path(args.out or f"/tmp/sayc_legality_{args.agent}")
-    config = {"boards": args.boards, "seed": args.seed, "agent": args.agent, "dd_dir": args.dd_dir}
-
     if args.agent == "current":
-        agent, label = SaycAgent(), "sayc (this branch)"
+        agent, label, bidder = SaycAgent(), "sayc (this branch)", agent_fingerprint("sayc")
     else:
         from sayc_release import BASE_COMMIT, ReleaseSayc
 
-        agent, label = ReleaseSayc(BASE_COMMIT), f"sayc at {BASE_COMMIT}"
+        agent, label, bidder = ReleaseSayc(BASE_COMMIT), f"sayc at {BASE_COMMIT}", BASE_COMMIT
+    out = Path(args.out or f"/tmp/sayc_legality_{args.agent}_{bidder}")
+    config = {"boards": args.boards, "seed": args.seed, "agent": args.agent, "bidder": bidder,
+              "dd_dir": args.dd_dir}
+    ckpt = out / "checkpoint.json"
+    saved = json.loads(ckpt.read_text()) if ckpt.exists() else None
+    if saved is not None and saved.get("config") != config:
+        raise SystemExit(f"{ckpt} is the checkpoint of another run ({saved.get('config')}), not of this one "
+                         f"({config}); give another --out, or remove that folder to start this run there")
     dd_deals, dd_tables = load_dd(args.dd_dir)
     n_dd = min(len(dd_deals), args.boards)
     extra = random_deals(args.boards - n_dd, seed=args.seed) if args.boards > n_dd else np.zeros((0, 52), np.uint8)
 
-    ckpt = out / "checkpoint.json"
     tally = dict.fromkeys(COUNTERS, 0)
-    if ckpt.exists():
-        saved = json.loads(ckpt.read_text())
-        if saved.get("config") == config:
-            tally = saved["tally"]
-            print(f"resuming after {tally['boards']} boards from {ckpt}")
+    if saved is not None:
+        tally = saved["tally"]
+        print(f"resuming after {tally['boards']} boards from {ckpt}")
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     t0 = time.perf_counter()
@@ -162,7 +169,8 @@ def main() -> None:
                 bar.update(task, completed=tally["boards"])
     rate = (tally["boards"] - start) / max(time.perf_counter() - t0, 1e-9)
     report(tally, label)
-    print(f"  {rate:.0f} boards/s in this run (DD scoring included)")
+    if tally["boards"] > start:
+        print(f"  {rate:.0f} boards/s in this run (DD scoring included)")
     write_json_atomic(out / "result.json", {"config": config, "tally": tally})
     if tally["illegal"] or tally["no_answer"]:
         raise SystemExit(1)
