@@ -325,8 +325,11 @@ def _read_advance(t: _Turn) -> bool:
         elif strain == NT:
             s.limit(*{1: (8, 11), 2: (12, 14)}.get(lv, (15, 18)))
         elif strain in opp_suits:
-            s.limit(11, 37)  # cue bid: limit raise or better
-            s.length(ps, 3)
+            # cue bid: a limit raise or better with three trumps, or opening values (13+)
+            # without a fit (advance_suit_overcall, round fourteen): no length in partner's
+            # suit is promised until advancer bids it (reading three let the overcaller
+            # play a 5-2 fit)
+            s.limit(11, 37)
         else:
             s.limit(10, 16)
             s.length(strain, 5)
