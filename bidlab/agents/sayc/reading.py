@@ -462,6 +462,14 @@ def _read_notrump(t: _Turn) -> bool:
         # opposite 19-22 (issue 27, round sixteen)
         s.limit(17, 22)
         s.balanced = True
+    elif lv <= 2 and not t.jump and t.pshown.min_hcp >= 11 and _balancing_double(t):
+        # the balancing doubler's notrump below game over advancer's cue bid (12+): the
+        # light double (takeout_double balances from 9 HCP) inviting game, 9-12; with 13+
+        # opposite the cue bid he bids 3NT himself. Read as the double's 12+, advancer
+        # raised 2NT to 3NT with 10-12 opposite 9-11 (issue 27, round twenty). The
+        # double's 12+ is replaced, not narrowed
+        s.min_hcp, s.max_hcp = 9, 12
+        s.balanced = True
     elif t.first_action and t.by_defender and not t.jump and lv <= 2:
         if t.pshown.acted:
             s.limit(8, 12)  # advancer's notrump
@@ -483,6 +491,17 @@ def _read_notrump(t: _Turn) -> bool:
         if t.pshown.min_hcp < 19:
             s.limit(*{1: (6, 10), 2: (11, 12), 3: (13, 17)}[lv])
     return True
+
+
+def _balancing_double(t: _Turn) -> bool:
+    """This seat's first action was a takeout double in the pass-out seat over their opening
+    (1x P P X), nothing bid since but by partner or RHO."""
+    mine = t.per_seat[t.rel]
+    if t.opening is None or t.opener != (t.rel + 1) % 4 or not _first_bid_was_double(t):
+        return False
+    k = next(i for i, x in enumerate(mine) if x.id)
+    before = t.per_seat[(t.rel + 1) % 4][:k + 1] + t.per_seat[(t.rel + 3) % 4][:k] + t.per_seat[t.partner_rel][:k + 1]
+    return sum(1 for x in before if x.id) == 1
 
 
 def _read_notrump_response(s: Shown, lv: int, o: str, opening) -> None:
