@@ -401,7 +401,15 @@ def _read_raise(t: _Turn) -> bool:
     s.length(strain, max(8 - pshown.min_len[strain], 3))
     if t.first_action and t.by_responder:
         opening = t.opening
-        if opening is not None and NAMES[opening.id] in ("1C", "1D", "1H", "1S"):
+        interfered = t.last_bid is not opening or len(t.per_seat[(t.rel + 3) % 4]) > 0 \
+            and t.per_seat[(t.rel + 3) % 4][-1].id == 1
+        if opening is not None and NAMES[opening.id] in ("1C", "1D", "1H", "1S") and interfered and lv <= 3:
+            # after their overcall or double: the cheapest raise 6-10 (raise_in_competition,
+            # also at the three level), a jump raise preemptive (the limit raise goes
+            # through the cue bid or Jordan 2NT) (issue 27, round twenty)
+            cheapest = LV[t.last_bid.id] + (1 if strain <= ST[t.last_bid.id] else 0)
+            s.limit(*((6, 10) if lv == cheapest else (0, 9)))
+        elif opening is not None and NAMES[opening.id] in ("1C", "1D", "1H", "1S"):
             if lv == 2:
                 s.limit(6, 10)
             elif lv == 3:
@@ -451,7 +459,13 @@ def _read_notrump(t: _Turn) -> bool:
     if t.strain != NT:
         return False
     s, lv = t.s, t.lv
-    if t.first_action and t.by_responder and t.opening is not None:
+    if t.first_action and t.by_responder and t.opening is not None and t.last_bid is not t.opening \
+            and NAMES[t.opening.id] in ("1C", "1D", "1H", "1S") and lv <= 3:
+        # responder's notrump over their overcall (notrump_after_overcall): 1NT 6-10, 2NT
+        # 11-12, 3NT 13-15, natural with a stopper (not Jacoby 2NT) (issue 27, round twenty)
+        s.limit(*{1: (6, 10), 2: (11, 12), 3: (13, 15)}[lv])
+        s.balanced = True
+    elif t.first_action and t.by_responder and t.opening is not None:
         _read_notrump_response(s, lv, NAMES[t.opening.id], t.opening)
     elif lv <= 2 and t.opener == (t.rel + 3) % 4 and _first_bid_was_double(t) \
             and t.opening is not None and ST[t.opening.id] != NT:
