@@ -325,8 +325,11 @@ def _read_advance(t: _Turn) -> bool:
         elif strain == NT:
             s.limit(*{1: (8, 11), 2: (12, 14)}.get(lv, (15, 18)))
         elif strain in opp_suits:
-            s.limit(11, 37)  # cue bid: limit raise or better
-            s.length(ps, 3)
+            # cue bid: a limit raise or better with three trumps, or opening values (13+)
+            # without a fit (advance_suit_overcall, round fourteen): no length in partner's
+            # suit is promised until advancer bids it (reading three let the overcaller
+            # play a 5-2 fit)
+            s.limit(11, 37)
         else:
             s.limit(10, 16)
             s.length(strain, 5)
@@ -398,7 +401,15 @@ def _read_raise(t: _Turn) -> bool:
     s.length(strain, max(8 - pshown.min_len[strain], 3))
     if t.first_action and t.by_responder:
         opening = t.opening
-        if opening is not None and NAMES[opening.id] in ("1C", "1D", "1H", "1S"):
+        interfered = t.last_bid is not opening or len(t.per_seat[(t.rel + 3) % 4]) > 0 \
+            and t.per_seat[(t.rel + 3) % 4][-1].id == 1
+        if opening is not None and NAMES[opening.id] in ("1C", "1D", "1H", "1S") and interfered and lv <= 3:
+            # after their overcall or double: the cheapest raise 6-10 (raise_in_competition,
+            # also at the three level), a jump raise preemptive (the limit raise goes
+            # through the cue bid or Jordan 2NT) (issue 27, round twenty)
+            cheapest = LV[t.last_bid.id] + (1 if strain <= ST[t.last_bid.id] else 0)
+            s.limit(*((6, 10) if lv == cheapest else (0, 9)))
+        elif opening is not None and NAMES[opening.id] in ("1C", "1D", "1H", "1S"):
             if lv == 2:
                 s.limit(6, 10)
             elif lv == 3:
@@ -448,7 +459,13 @@ def _read_notrump(t: _Turn) -> bool:
     if t.strain != NT:
         return False
     s, lv = t.s, t.lv
-    if t.first_action and t.by_responder and t.opening is not None:
+    if t.first_action and t.by_responder and t.opening is not None and t.last_bid is not t.opening \
+            and NAMES[t.opening.id] in ("1C", "1D", "1H", "1S") and lv <= 3:
+        # responder's notrump over their overcall (notrump_after_overcall): 1NT 6-10, 2NT
+        # 11-12, 3NT 13-15, natural with a stopper (not Jacoby 2NT) (issue 27, round twenty)
+        s.limit(*{1: (6, 10), 2: (11, 12), 3: (13, 15)}[lv])
+        s.balanced = True
+    elif t.first_action and t.by_responder and t.opening is not None:
         _read_notrump_response(s, lv, NAMES[t.opening.id], t.opening)
     elif lv <= 2 and t.opener == (t.rel + 3) % 4 and _first_bid_was_double(t) \
             and t.opening is not None and ST[t.opening.id] != NT:
@@ -458,6 +475,14 @@ def _read_notrump(t: _Turn) -> bool:
         # Read as the double's bare 12+, advancer passed 2NT with five spades and 7 HCP
         # opposite 19-22 (issue 27, round sixteen)
         s.limit(17, 22)
+        s.balanced = True
+    elif lv <= 2 and not t.jump and t.pshown.min_hcp >= 11 and _balancing_double(t):
+        # the balancing doubler's notrump below game over advancer's cue bid (12+): the
+        # light double (takeout_double balances from 9 HCP) inviting game, 9-12; with 13+
+        # opposite the cue bid he bids 3NT himself. Read as the double's 12+, advancer
+        # raised 2NT to 3NT with 10-12 opposite 9-11 (issue 27, round twenty). The
+        # double's 12+ is replaced, not narrowed
+        s.min_hcp, s.max_hcp = 9, 12
         s.balanced = True
     elif t.first_action and t.by_defender and not t.jump and lv <= 2:
         if t.pshown.acted:
@@ -480,6 +505,17 @@ def _read_notrump(t: _Turn) -> bool:
         if t.pshown.min_hcp < 19:
             s.limit(*{1: (6, 10), 2: (11, 12), 3: (13, 17)}[lv])
     return True
+
+
+def _balancing_double(t: _Turn) -> bool:
+    """This seat's first action was a takeout double in the pass-out seat over their opening
+    (1x P P X), nothing bid since but by partner or RHO."""
+    mine = t.per_seat[t.rel]
+    if t.opening is None or t.opener != (t.rel + 1) % 4 or not _first_bid_was_double(t):
+        return False
+    k = next(i for i, x in enumerate(mine) if x.id)
+    before = t.per_seat[(t.rel + 1) % 4][:k + 1] + t.per_seat[(t.rel + 3) % 4][:k] + t.per_seat[t.partner_rel][:k + 1]
+    return sum(1 for x in before if x.id) == 1
 
 
 def _read_notrump_response(s: Shown, lv: int, o: str, opening) -> None:
