@@ -351,6 +351,38 @@ def keep_forcing_auction_alive(c: Ctx):
 
 
 @rule(G)
+def compete_over_their_two_level_partscore(c: Ctx):
+    """They rest in two of a suit: with our eight-card fit (my length plus partner's shown
+    minimum) and two or fewer of their trumps, compete to the three level rather than sell
+    out (Law of Total Tricks: both sides' eight-card fits make about sixteen total tricks, so
+    when they make eight we go down one at most, and three of ours often makes).
+
+    Part of the competitive pass-out / settle code (issue 27, rounds nineteen and twenty-one).
+    """
+    if c.last_bidder not in (1, 3) or c.doubled or c.last_bid is None:
+        return None
+    t = ST[c.last_bid.id]
+    if LV[c.last_bid.id] != 2 or t == NT or c.their_suits != frozenset((t,)) or c.f.lengths[t] > 2:
+        return None
+    best = None
+    for s in range(4):
+        if s == t:
+            continue
+        n = c.f.lengths[s] + c.partner.min_len[s]
+        if best is None or n > best[0]:
+            best = (n, s)
+    n, s = best
+    if n < 8:
+        return None
+    cb = c.cheapest(s)
+    if cb is None or LV[cb.id] != 3:
+        return None
+    return cb, (f"{n}-card {SUIT_NAMES[s]} fit, {c.f.lengths[t]} of their {SUIT_NAMES[t]}: competes to the "
+                f"three level over their two-level partscore (Law of Total Tricks: do not sell out at the two level "
+                f"when both sides have a fit)")
+
+
+@rule(G)
 def settle(c: Ctx):
     if c.last_bidder == 2:
         return PASS, "partner's contract is a reasonable place to play"
