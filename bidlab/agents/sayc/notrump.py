@@ -329,7 +329,9 @@ def after_transfer(c: Ctx):
     # better, and the long suit is a trick source), so it counts towards game (issue 27
     # round sixteen: 2NT 3H 3S with six spades and 4 HCP passed where 4S made). Over 1NT the
     # booklet's 3M invitation with six and 8-9 HCP stands.
-    h = c.f.hcp + (1 if n >= 6 and lv == 2 else 0)
+    sixth = 1 if n >= 6 and lv == 2 else 0
+    h = c.f.hcp + sixth
+    counted = " (HCP plus a point for the sixth trump)" if sixth else ""
     if rest[1][0] == str(lv + 2):  # super-acceptance
         if h >= game - 3:
             return bid(4, s), "opener super-accepted: game"
@@ -339,7 +341,7 @@ def after_transfer(c: Ctx):
         return (bid(6, s) if n >= 6 else bid(6, NT)), "slam values opposite the notrump"
     if h >= game:
         if n >= 6:
-            return bid(4, s), f"6+ {SUIT_NAMES[s]}, game values (HCP plus a point for the sixth trump)"
+            return bid(4, s), f"6+ {SUIT_NAMES[s]}, game values{counted}"
         if c.f.lengths[other] >= 5:
             return bid(lv + 2, other), "5-5 in the majors, game forcing"
         minor = 1 if c.f.lengths[1] >= c.f.lengths[0] else 0
@@ -352,7 +354,7 @@ def after_transfer(c: Ctx):
         return bid(3, NT), f"five {SUIT_NAMES[s]}, game values: opener chooses 3NT or 4{'HS'[s - 2]}"
     if h >= inv and lv == 1:
         if n >= 6:
-            return bid(3, s), f"6+ {SUIT_NAMES[s]}, invitational (HCP plus a point for the sixth trump)"
+            return bid(3, s), f"6+ {SUIT_NAMES[s]}, invitational"
         return bid(2, NT), f"five {SUIT_NAMES[s]}, invitational"
     return PASS, f"weak hand with {SUIT_NAMES[s]}: plays the partscore"
 
