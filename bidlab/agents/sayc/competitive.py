@@ -775,6 +775,29 @@ def jordan_answer(c: Ctx):
     return (bid(4, s) if c.f.total_points >= 14 else bid(3, s)), "answers Jordan 2NT"
 
 
+@rule(OC)
+def answer_preemptive_jump_raise(c: Ctx):
+    """1M (X) 3M (P): over their takeout double the jump raise is preemptive (SAYC: the
+    limit raise and better go through the redouble or Jordan 2NT), so it shows four trumps
+    and a weak hand, not the uncontested limit raise. Game needs a hand that makes ten
+    tricks opposite about nine losers: five losers or fewer, or 17+ points; else pass.
+    (Read as a limit raise, opener bid game with 14 points and it failed on 7 of 10 boards.)"""
+    if c.opener != 0 or c.last_bidder != 2 or any(x.id for x in c.rho_calls):
+        return None
+    mine = [x for x in c.my_calls if x.id]
+    if len(mine) != 1 or LV[mine[0].id] != 1 or ST[mine[0].id] not in MAJORS:
+        return None
+    s = ST[mine[0].id]
+    if [x.id for x in c.lho_calls] != [DOUBLE.id] or [x.id for x in c.partner_calls] != [bid(3, s).id]:
+        return None
+    f = c.f
+    if f.losing_tricks <= 5 or f.total_points >= 17:
+        return bid(4, s), (f"{f.losing_tricks} losers, {f.total_points} points: game opposite partner's "
+                           "preemptive jump raise over the double (four trumps, weak; SAYC)")
+    return PASS, (f"{f.losing_tricks} losers, {f.total_points} points: passes partner's preemptive jump raise "
+                  "over the double (four trumps, weak; SAYC: limit raises go through the redouble or Jordan 2NT)")
+
+
 # -- penalty doubles ------------------------------------------------------------------------------------
 
 @rule(PEN)
