@@ -180,6 +180,13 @@ def advance_takeout_double(c: Ctx):
     return bid(lv, best), f"0-8 HCP: {SUIT_NAMES[best]} at the cheapest level (answer to a takeout double)"
 
 
+def _balancing_notrump(c: Ctx) -> bool:
+    """Partner's 1NT came in the pass-out seat over their opening: (1x) P (P) 1NT."""
+    bids = [i for i, x in enumerate(c.calls) if x.id >= 3]
+    return (len(bids) == 2 and bids[1] == bids[0] + 3 and c.calls[bids[1]].id == bid(1, NT).id
+            and (len(c.calls) - bids[1]) % 4 == 2)
+
+
 @rule(AD)
 def advance_notrump_overcall(c: Ctx):
     a = _partner_first_action(c)
@@ -201,17 +208,21 @@ def advance_notrump_overcall(c: Ctx):
     if LV[a.id] != 1:
         return None
     f = c.f
+    # A balancing 1NT ((1x) P (P) 1NT) shows about 11-14, not 15-18 (SAYC: the balancer
+    # "borrows a king"): advancer takes the king back, game needs three points more
+    # (issue 27, round twenty-three; the reading agrees, reading._read_notrump).
+    k, rng = (3, "11-14 (balancing 1NT)") if _balancing_notrump(c) else (0, "15-18")
     for s in (3, 2):
-        if f.lengths[s] >= 6 and f.hcp >= 9:
-            return bid(4, s), f"6+ {SUIT_NAMES[s]} and game values opposite 15-18"
+        if f.lengths[s] >= 6 and f.hcp >= 9 + k:
+            return bid(4, s), f"6+ {SUIT_NAMES[s]} and game values opposite {rng}"
     for s in (3, 2):
-        if f.lengths[s] == 5 and f.hcp >= 10 and s not in c.their_suits and c.legal(bid(3, s)):
-            return bid(3, s), (f"five {SUIT_NAMES[s]} and game values opposite 15-18: jump to 3{'CDHS'[s]}, "
+        if f.lengths[s] == 5 and f.hcp >= 10 + k and s not in c.their_suits and c.legal(bid(3, s)):
+            return bid(3, s), (f"five {SUIT_NAMES[s]} and game values opposite {rng}: jump to 3{'CDHS'[s]}, "
                                "forcing (partner raises with three, else 3NT)")
-    if f.hcp >= 10:
-        return bid(3, NT), "10+ HCP opposite 15-18: game"
-    if f.hcp >= 8:
-        return bid(2, NT), "8-9 HCP: invites 3NT"
+    if f.hcp >= 10 + k:
+        return bid(3, NT), f"{10 + k}+ HCP opposite {rng}: game"
+    if f.hcp >= 8 + k:
+        return bid(2, NT), f"{8 + k}-{9 + k} HCP opposite {rng}: invites 3NT"
     for s in (3, 2, 1, 0):
         if f.lengths[s] >= 5 and s not in c.their_suits and c.legal(bid(2, s)):
             return bid(2, s), f"weak with 5+ {SUIT_NAMES[s]}: to play"

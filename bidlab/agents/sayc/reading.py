@@ -487,6 +487,12 @@ def _read_notrump(t: _Turn) -> bool:
     elif t.first_action and t.by_defender and not t.jump and lv <= 2:
         if t.pshown.acted:
             s.limit(8, 12)  # advancer's notrump
+        elif t.balancing and lv == 1:
+            # the balancing 1NT ((1x) P (P) 1NT): 11-14, what notrump_overcall bids it with
+            # (SAYC: the balancer borrows a king); advance_notrump_overcall counts the same
+            # (issue 27, round twenty-three)
+            s.limit(11, 14)
+            s.balanced = True
         else:
             s.limit(15, 18)  # notrump overcall
             s.balanced = True
