@@ -197,13 +197,15 @@ def advance_notrump_overcall(c: Ctx):
             if c.f.lengths[s] >= 6 and c.f.hcp >= 7 and c.legal(bid(4, s)):
                 return bid(4, s), f"6+ {SUIT_NAMES[s]} and game values opposite 15-18"
         # a five-card major with game values: 3M forcing, so the 5-3 fit is found (3NT alone
-        # missed 4M; partner raises with three, else 3NT; round seven of issue 27)
+        # missed 4M; partner raises with three, else 3NT; round seven of issue 27). From 5
+        # HCP, and 3NT from 6: opposite 15-18 that is 20-24 with a source of tricks (passing
+        # with five spades and 5-6 lost the 4S that nn:rl bid; issue 27, round twenty-three)
         for s in (3, 2):
-            if c.f.lengths[s] == 5 and c.f.hcp >= 7 and s not in c.their_suits and c.legal(bid(3, s)):
+            if c.f.lengths[s] == 5 and c.f.hcp >= 5 and s not in c.their_suits and c.legal(bid(3, s)):
                 return bid(3, s), (f"five {SUIT_NAMES[s]} and game values opposite 15-18: 3{'CDHS'[s]}, forcing "
                                    "(partner raises with three, else 3NT)")
-        if c.f.hcp >= 7:
-            return bid(3, NT), "7+ HCP opposite a 15-18 2NT overcall: game"
+        if c.f.hcp >= 6:
+            return bid(3, NT), "6+ HCP opposite a 15-18 2NT overcall: game (the overcall is 15-18, so 21+ together)"
         return PASS, "weak: pass the 2NT overcall"
     if LV[a.id] != 1:
         return None
