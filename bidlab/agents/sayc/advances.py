@@ -180,6 +180,13 @@ def advance_takeout_double(c: Ctx):
     return bid(lv, best), f"0-8 HCP: {SUIT_NAMES[best]} at the cheapest level (answer to a takeout double)"
 
 
+def _balancing_notrump(c: Ctx) -> bool:
+    """Partner's 1NT came in the pass-out seat over their opening: (1x) P (P) 1NT."""
+    bids = [i for i, x in enumerate(c.calls) if x.id >= 3]
+    return (len(bids) == 2 and bids[1] == bids[0] + 3 and c.calls[bids[1]].id == bid(1, NT).id
+            and (len(c.calls) - bids[1]) % 4 == 2)
+
+
 @rule(AD)
 def advance_notrump_overcall(c: Ctx):
     a = _partner_first_action(c)
@@ -190,28 +197,34 @@ def advance_notrump_overcall(c: Ctx):
             if c.f.lengths[s] >= 6 and c.f.hcp >= 7 and c.legal(bid(4, s)):
                 return bid(4, s), f"6+ {SUIT_NAMES[s]} and game values opposite 15-18"
         # a five-card major with game values: 3M forcing, so the 5-3 fit is found (3NT alone
-        # missed 4M; partner raises with three, else 3NT; round seven of issue 27)
+        # missed 4M; partner raises with three, else 3NT; round seven of issue 27). From 5
+        # HCP, and 3NT from 6: opposite 15-18 that is 20-24 with a source of tricks (passing
+        # with five spades and 5-6 lost the 4S that nn:rl bid; issue 27, round twenty-three)
         for s in (3, 2):
-            if c.f.lengths[s] == 5 and c.f.hcp >= 7 and s not in c.their_suits and c.legal(bid(3, s)):
+            if c.f.lengths[s] == 5 and c.f.hcp >= 5 and s not in c.their_suits and c.legal(bid(3, s)):
                 return bid(3, s), (f"five {SUIT_NAMES[s]} and game values opposite 15-18: 3{'CDHS'[s]}, forcing "
                                    "(partner raises with three, else 3NT)")
-        if c.f.hcp >= 7:
-            return bid(3, NT), "7+ HCP opposite a 15-18 2NT overcall: game"
+        if c.f.hcp >= 6:
+            return bid(3, NT), "6+ HCP opposite a 15-18 2NT overcall: game (the overcall is 15-18, so 21+ together)"
         return PASS, "weak: pass the 2NT overcall"
     if LV[a.id] != 1:
         return None
     f = c.f
+    # A balancing 1NT ((1x) P (P) 1NT) shows about 11-14, not 15-18 (SAYC: the balancer
+    # "borrows a king"): advancer takes the king back, game needs three points more
+    # (issue 27, round twenty-three; the reading agrees, reading._read_notrump).
+    k, rng = (3, "11-14 (balancing 1NT)") if _balancing_notrump(c) else (0, "15-18")
     for s in (3, 2):
-        if f.lengths[s] >= 6 and f.hcp >= 9:
-            return bid(4, s), f"6+ {SUIT_NAMES[s]} and game values opposite 15-18"
+        if f.lengths[s] >= 6 and f.hcp >= 9 + k:
+            return bid(4, s), f"6+ {SUIT_NAMES[s]} and game values opposite {rng}"
     for s in (3, 2):
-        if f.lengths[s] == 5 and f.hcp >= 10 and s not in c.their_suits and c.legal(bid(3, s)):
-            return bid(3, s), (f"five {SUIT_NAMES[s]} and game values opposite 15-18: jump to 3{'CDHS'[s]}, "
+        if f.lengths[s] == 5 and f.hcp >= 10 + k and s not in c.their_suits and c.legal(bid(3, s)):
+            return bid(3, s), (f"five {SUIT_NAMES[s]} and game values opposite {rng}: jump to 3{'CDHS'[s]}, "
                                "forcing (partner raises with three, else 3NT)")
-    if f.hcp >= 10:
-        return bid(3, NT), "10+ HCP opposite 15-18: game"
-    if f.hcp >= 8:
-        return bid(2, NT), "8-9 HCP: invites 3NT"
+    if f.hcp >= 10 + k:
+        return bid(3, NT), f"{10 + k}+ HCP opposite {rng}: game"
+    if f.hcp >= 8 + k:
+        return bid(2, NT), f"{8 + k}-{9 + k} HCP opposite {rng}: invites 3NT"
     for s in (3, 2, 1, 0):
         if f.lengths[s] >= 5 and s not in c.their_suits and c.legal(bid(2, s)):
             return bid(2, s), f"weak with 5+ {SUIT_NAMES[s]}: to play"

@@ -409,6 +409,11 @@ def _read_raise(t: _Turn) -> bool:
             # through the cue bid or Jordan 2NT) (issue 27, round twenty)
             cheapest = LV[t.last_bid.id] + (1 if strain <= ST[t.last_bid.id] else 0)
             s.limit(*((6, 10) if lv == cheapest else (0, 9)))
+        elif opening is not None and NAMES[opening.id] in ("1H", "1S") and interfered and lv == 4:
+            # responder's 4M after their overcall or double: raise_in_competition bids it
+            # with 13+ support points (game values; the weak hands raise at the cheapest
+            # level), not the uncontested preemptive raise (0-9) (issue 27, round twenty-three)
+            s.limit(9, 16)
         elif opening is not None and NAMES[opening.id] in ("1C", "1D", "1H", "1S"):
             if lv == 2:
                 s.limit(6, 10)
@@ -487,6 +492,12 @@ def _read_notrump(t: _Turn) -> bool:
     elif t.first_action and t.by_defender and not t.jump and lv <= 2:
         if t.pshown.acted:
             s.limit(8, 12)  # advancer's notrump
+        elif t.balancing and lv == 1:
+            # the balancing 1NT ((1x) P (P) 1NT): 11-14, what notrump_overcall bids it with
+            # (SAYC: the balancer borrows a king); advance_notrump_overcall counts the same
+            # (issue 27, round twenty-three)
+            s.limit(11, 14)
+            s.balanced = True
         else:
             s.limit(15, 18)  # notrump overcall
             s.balanced = True
