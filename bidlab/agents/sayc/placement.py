@@ -364,14 +364,8 @@ def compete_over_their_two_level_partscore(c: Ctx):
     t = ST[c.last_bid.id]
     if LV[c.last_bid.id] != 2 or t == NT or c.their_suits != frozenset((t,)) or c.f.lengths[t] > 2:
         return None
-    best = None
-    for s in range(4):
-        if s == t:
-            continue
-        n = c.f.lengths[s] + c.partner.min_len[s]
-        if best is None or n > best[0]:
-            best = (n, s)
-    n, s = best
+    # our longest known fit outside their suit (the lower-ranking one on a tie, as measured)
+    n, s = max(((c.f.lengths[x] + c.partner.min_len[x], x) for x in range(4) if x != t), key=lambda fit: fit[0])
     if n < 8:
         return None
     cb = c.cheapest(s)
