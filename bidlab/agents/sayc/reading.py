@@ -602,9 +602,16 @@ def _read_overcall_strength(t: _Turn) -> bool:
 
 def _read_response_strength(t: _Turn) -> bool:
     """Responder's first new suit: 6+ at the one level, 10+ at the two level; a jump
-    shift 19+ with five."""
+    shift 19+ with five. A responder who passed first keeps his pass's range."""
     if not (t.first_action and t.by_responder):
         return False
+    if t.s.max_hcp <= 9:
+        # Responder passed first (0-5, or 0-9 over their interference): his later suit is a
+        # forced answer to opener's reopening double (the cheapest level, any strength) or a
+        # competitive bid, not a free two-level response. Read 10-18, it let opener bid
+        # 3NT on 16-19 HCP (1D 2S P P X P 3H P 3NT): 22% made double dummy on the train
+        # deals (issue 27 round twenty-five).
+        return True
     if t.jump:
         t.s.limit(19, 37)
         t.s.length(t.strain, 5)
