@@ -164,3 +164,19 @@ def test_notrump_points_lie_between_hcp_and_full_length_points(seed, seat):
     full = f.hcp + sum(max(0, n - 4) for n in f.lengths)
     assert f.hcp <= notrump_points(f.hcp, f.lengths, f.top3, f.top5) <= full
     assert notrump_points(f.hcp, f.lengths, f.top3, f.top5, partner_suits=(0, 1, 2, 3)) == full
+
+
+def test_fit_slam_try_thresholds():
+    """slam.fit_slam_try: 31 opposite the minimum with 32 opposite the middle asks; exactly 30
+    asks only with three aces in hand or 33 opposite the middle (issue 27 rounds eight and
+    twenty-four); below 30 never, whatever the aces."""
+    from bidlab.agents.sayc.slam import fit_slam_try
+
+    for aces in range(5):
+        assert fit_slam_try(29, 36, aces) is None
+        assert fit_slam_try(31, 32, aces) is not None
+        assert fit_slam_try(30, 33, aces) is not None
+    assert fit_slam_try(30, 32, 2) is None
+    assert fit_slam_try(30, 31, 3) is not None
+    assert "three aces" in fit_slam_try(30, 31, 3)
+    assert "middle" in fit_slam_try(30, 33, 2)

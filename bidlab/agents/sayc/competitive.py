@@ -33,6 +33,7 @@ from bidlab.agents.sayc.evaluation import FORCED_ANSWER_LOSERS, ltc_raise_level,
 from bidlab.agents.sayc.overcalls import (
     _their_last_suit,
 )
+from bidlab.agents.sayc.slam import fit_slam_try
 from bidlab.bridge.calls import DOUBLE, PASS, REDOUBLE
 
 CR = "competitive_response"
@@ -217,6 +218,11 @@ def raise_in_competition(c: Ctx):
         return None
     sp = f.support_points(s)
     t = _their_last_suit(c)
+    # slam values with the fit: Blackwood instead of the jump to game (slam.fit_slam_try's
+    # points once a fit is found; issue 27 round twenty-four)
+    why = fit_slam_try(sp + c.partner.min_hcp, sp + c.partner.mid_hcp, f.aces) if s in MAJORS and sp >= 13 else None
+    if why is not None and c.legal(bid(4, NT)):
+        return bid(4, NT), f"3+ {SUIT_NAMES[s]}, {sp} support points: Blackwood ({why})"
     if s in MAJORS and sp >= 13 and c.legal(bid(4, s)):
         return bid(4, s), f"3+ {SUIT_NAMES[s]}, game values"
     if sp >= 11 and t is not None and c.last_bidder == 3:

@@ -262,8 +262,11 @@ def answer_invitation(c: Ctx):
         return None
     lv, lo, hi, rest = t
     if rest[0] == "4NT":
-        if c.f.hcp > (lo + hi) / 2:
-            return bid(6, NT), "top of the range: accepts the quantitative invitation"
+        # the middle of the range accepts too: the 4NT shows 16-17 opposite 15-17, so 16 makes
+        # 32-33 combined, where 6NT makes about half the time or more double dummy (issue 27
+        # round twenty-four)
+        if c.f.hcp >= (lo + hi) / 2:
+            return bid(6, NT), "middle or top of the range: accepts the quantitative invitation"
         return PASS, "bottom of the range: declines the quantitative invitation"
     if rest[0] == "2NT" and lv == 1:
         if _max(c, lo, hi):
@@ -413,11 +416,11 @@ def opener_after_stayman_continuation(c: Ctx):
     if cont == "4NT":
         if not quantitative_after_relay(c.ours):
             return None  # Blackwood: answered by the slam rules
-        if c.f.hcp > (lo + hi) / 2:
+        if c.f.hcp >= (lo + hi) / 2:  # the middle accepts too (see answer_invitation)
             if spades_too:
-                return bid(6, 3), "top of the range and four spades: accepts the quantitative 4NT in the 4-4 spade fit"
-            return bid(6, NT), "top of the range: accepts the quantitative 4NT"
-        return PASS, "not the top of the range: declines the quantitative 4NT"
+                return bid(6, 3), "middle or top of the range and four spades: accepts the quantitative 4NT in the 4-4 spade fit"
+            return bid(6, NT), "middle or top of the range: accepts the quantitative 4NT"
+        return PASS, "bottom of the range: declines the quantitative 4NT"
     return PASS, "responder placed the contract"
 
 
@@ -445,11 +448,11 @@ def opener_after_transfer_continuation(c: Ctx):
             return bid(4, o), f"3+ {SUIT_NAMES[o]}: game in responder's second major"
         return bid(4, s) if support else bid(3, NT), "chooses the game"
     if cont == "4NT" and quantitative_after_relay(c.ours):
-        if c.f.hcp > (lo + hi) / 2:
+        if c.f.hcp >= (lo + hi) / 2:  # the middle accepts too (see answer_invitation)
             if support:
-                return bid(6, s), f"top of the range and 3+ {SUIT_NAMES[s]}: accepts the quantitative 4NT in the major"
-            return bid(6, NT), f"top of the range, only two {SUIT_NAMES[s]}: accepts the quantitative 4NT"
-        return PASS, "not the top of the range: declines the quantitative 4NT"
+                return bid(6, s), f"middle or top of the range and 3+ {SUIT_NAMES[s]}: accepts the quantitative 4NT in the major"
+            return bid(6, NT), f"middle or top of the range, only two {SUIT_NAMES[s]}: accepts the quantitative 4NT"
+        return PASS, "bottom of the range: declines the quantitative 4NT"
     if cont in ("3C", "3D"):  # a natural second suit, game forcing
         if support:
             return bid(4, s), f"3+ {SUIT_NAMES[s]}: game in responder's major after his second suit"

@@ -16,7 +16,7 @@ from __future__ import annotations
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
 from bidlab.agents.sayc.evaluation import notrump_points, suit_quality, total_tricks_level
-from bidlab.agents.sayc.slam import agreed_suit
+from bidlab.agents.sayc.slam import agreed_suit, fit_slam_try
 from bidlab.bridge.calls import PASS
 
 G = "placement"
@@ -102,20 +102,19 @@ def reach_slam(c: Ctx):
     low = me + c.partner.min_hcp
     trump = agreed_suit(c)
     # With a trump fit Blackwood is safe (two aces missing stops at five): ask when slam is
-    # likely opposite the middle of partner's range (32+), not only opposite his minimum
-    # (33+), given 30 opposite the minimum; not when a long suit of mine, not the fit, would
-    # be trumps (issue 27 judgement, checked in double-dummy IMPs on the train and
-    # validation splits: 31/33 paid, 30/32 paid more). Opposite partner's minimum the try
-    # needs 31: at 30 the five-level contracts after Blackwood and the thin slams lost made
-    # contracts double dummy and no IMPs (issue 27 round eight: 31/32).
-    fit_try = trump is not None and strain in (trump, NT) and low >= 31 and me + c.partner.mid_hcp >= 32
+    # likely opposite the middle of partner's range, not only opposite his minimum; not when a
+    # long suit of mine, not the fit, would be trumps (issue 27 judgement, checked in
+    # double-dummy IMPs; the thresholds and their calibration are in slam.fit_slam_try).
+    why = fit_slam_try(low, me + c.partner.mid_hcp, c.f.aces)
+    fit_try = trump is not None and strain in (trump, NT) and why is not None
     if (low < 33 and not fit_try) or c.last_bidder in (1, 3) and LV[c.last_bid.id] >= 5:
         return None
     if trump is not None and c.asked_4nt:
         return None  # Blackwood already asked: the slam rules place the contract
     if trump is not None and c.legal(bid(4, NT)):
+        why = why or "33+ opposite partner's minimum"
         return bid(4, NT), (f"{low}+ combined points with a {SUIT_NAMES[trump]} fit: Blackwood (SAYC; "
-                                  f"points once a fit is found, 31+ opposite partner's minimum)")
+                                  f"points once a fit is found, {why})")
     if strain == NT:
         lv = 7 if low >= 37 else 6
         return bid(lv, NT), f"{low}+ combined points: {lv}NT"

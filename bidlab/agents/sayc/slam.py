@@ -41,6 +41,27 @@ def _is_blackwood(c: Ctx, asker_calls, other_calls) -> bool:
     return not quantitative_after_relay(c.ours)
 
 
+def fit_slam_try(low: int, mid: int, aces: int) -> str | None:
+    """Why a hand with a known trump fit asks with Blackwood, or None: points once a fit is
+    found (SAYC), ``low`` = my points plus partner's shown minimum, ``mid`` = plus the middle
+    of his range, ``aces`` = the aces in my hand.
+
+    31 opposite the minimum and 32 opposite the middle (issue 27 round eight). At exactly 30
+    opposite the minimum, also with three aces of my own (the answer cannot leave us at five
+    with two missing, and the aces are the controls a thin slam needs) or when the middle
+    reaches 33: on 46,400 train-split deals solved double dummy, the suit games bid at 30
+    this way made twelve tricks 63% of the time (82 games, +348 IMPs, 21 fewer contracts
+    made); at 30 without either, 31% (issue 27 round twenty-four).
+    """
+    if low >= 31 and mid >= 32:
+        return "31+ opposite partner's minimum"
+    if low == 30 and aces >= 3:
+        return "30 opposite partner's minimum and three aces of my own"
+    if low == 30 and mid >= 33:
+        return "30 opposite partner's minimum and 33 opposite the middle of his range"
+    return None
+
+
 def agreed_suit(c: Ctx) -> int | None:
     """Our side's trump suit: the last suit bid by our side in which we have a known fit."""
     best = None
