@@ -201,8 +201,14 @@ def negative_double(c: Ctx):
     lv = c.cheapest_level(m)
     if lv == 1 and f.lengths[m] >= 4 and not (f.lengths[m] == 4 and m == 2 and t == 3):
         return None  # bid the major naturally at the one level
-    if f.lengths[m] >= 5 and f.hcp >= 10:
+    if f.lengths[m] >= 5 and f.hcp >= 10 and lv <= 2:
         return None  # strong enough to bid it
+    # a five-card major that would need the three level (1C (2S) with hearts) doubles: the
+    # free bid at the three level is forcing to game, and passing it (the rule that used to
+    # decline the double) left their jump overcall to play where we had a game (issue 27)
+    if f.lengths[m] >= 5 and f.hcp >= 10:
+        return DOUBLE, (f"5+ {SUIT_NAMES[m]}, {f.hcp} HCP: {SUIT_NAMES[m]} would need the three level (a game "
+                        "force), so negative double (SAYC, through 2S)")
     return DOUBLE, f"4+ {SUIT_NAMES[m]}, {lv_need}+ HCP: negative double (SAYC, through 2S)"
 
 
@@ -267,6 +273,11 @@ def new_suit_after_interference(c: Ctx):
             return cb, f"6+ HCP, 4+ {SUIT_NAMES[s]}: new suit at the one level"
         if LV[cb.id] == 2 and f.lengths[s] >= 5 and f.hcp >= 10:
             return cb, f"10+ HCP, 5+ {SUIT_NAMES[s]}: new suit at the two level, forcing"
+        if LV[cb.id] == 3 and f.lengths[s] >= 5 and f.hcp >= 11 and c.last_bidder == 3:
+            # over their two-level (jump) overcall a five-card suit with game values is bid
+            # at the three level, forcing (SAYC "Competitive bidding": a new suit by an
+            # unpassed responder forces); passing it sold out to their overcall
+            return cb, f"{f.hcp} HCP, 5+ {SUIT_NAMES[s]}: new suit at the three level over their overcall, forcing"
     return None
 
 
