@@ -307,15 +307,17 @@ def answer_negative_double(c: Ctx):
     t = ST[c.last_bid.id] if ST[c.last_bid.id] < NT else None
     if c.last_bidder == 3:
         # RHO bid over the double (their raise): no need to answer, but the four-card major
-        # partner promised is still a fit: compete at the two level, at the three level with
-        # extras (15+ points; an eight-card fit alone is worth the two level, Law of Total
-        # Tricks). Passing it left their raise to play where we had the major.
+        # partner promised is still a fit: compete at the two level, and at the three level
+        # with a sound opening (13+ points): their raise shows a fit of theirs too, so by the
+        # Law of Total Tricks both sides have eight cards and three over their three is
+        # cheap (round twenty-six; 15+ sold out to their raise where the major made).
+        # Passing it left their raise to play where we had the major.
         for m in (3, 2):
             if m != o and m not in c.their_suits and f.lengths[m] >= 4:
                 lv = c.cheapest_level(m)
-                if lv <= 2 or lv == 3 and f.total_points >= 15:
-                    return bid(lv, m), (f"4+ {SUIT_NAMES[m]} opposite the negative double: competes over "
-                                        "their raise (Law of Total Tricks)")
+                if lv <= 2 or lv == 3 and f.total_points >= 13:
+                    return bid(lv, m), (f"4+ {SUIT_NAMES[m]} opposite the negative double, {f.total_points} points: "
+                                        "competes over their raise (Law of Total Tricks: both sides have a fit)")
         return None
     for m in (3, 2):
         if m != o and m != t and f.lengths[m] >= 4:
