@@ -318,6 +318,13 @@ def answer_negative_double(c: Ctx):
                 if lv <= 2 or lv == 3 and f.total_points >= 13:
                     return bid(lv, m), (f"4+ {SUIT_NAMES[m]} opposite the negative double, {f.total_points} points: "
                                         "competes over their raise (Law of Total Tricks: both sides have a fit)")
+        if o in MAJORS and f.lengths[o] >= 6 and o not in c.their_suits and c.cheapest_level(o) <= 3:
+            # a six-card major opposite the negative doubler's values (8+ through 2S) competes
+            # once over their raise: partner's two or more make eight trumps and their raise
+            # shows their fit, so three over three is the Law of Total Tricks' level (round
+            # twenty-six; in a minor it took the auction from partner and lost)
+            return c.cheapest(o), (f"6+ {SUIT_NAMES[o]} opposite the negative double: competes over their raise "
+                                   "(Law of Total Tricks: both sides have a fit)")
         return None
     for m in (3, 2):
         if m != o and m != t and f.lengths[m] >= 4:
