@@ -202,8 +202,14 @@ def negative_double(c: Ctx):
     lv = c.cheapest_level(m)
     if lv == 1 and f.lengths[m] >= 4 and not (f.lengths[m] == 4 and m == 2 and t == 3):
         return None  # bid the major naturally at the one level
-    if f.lengths[m] >= 5 and f.hcp >= 10:
+    if f.lengths[m] >= 5 and f.hcp >= 10 and lv <= 2:
         return None  # strong enough to bid it
+    # a five-card major that would need the three level (1C (2S) with hearts) doubles: the
+    # free bid at the three level is forcing to game, and passing it (the rule that used to
+    # decline the double) left their jump overcall to play where we had a game (issue 27)
+    if f.lengths[m] >= 5 and f.hcp >= 10:
+        return DOUBLE, (f"5+ {SUIT_NAMES[m]}, {f.hcp} HCP: {SUIT_NAMES[m]} would need the three level (a game "
+                        "force), so negative double (SAYC, through 2S)")
     return DOUBLE, f"4+ {SUIT_NAMES[m]}, {lv_need}+ HCP: negative double (SAYC, through 2S)"
 
 
@@ -273,6 +279,11 @@ def new_suit_after_interference(c: Ctx):
             return cb, f"6+ HCP, 4+ {SUIT_NAMES[s]}: new suit at the one level"
         if LV[cb.id] == 2 and f.lengths[s] >= 5 and f.hcp >= 10:
             return cb, f"10+ HCP, 5+ {SUIT_NAMES[s]}: new suit at the two level, forcing"
+        if LV[cb.id] == 3 and f.lengths[s] >= 5 and f.hcp >= 11 and c.last_bidder == 3:
+            # over their two-level (jump) overcall a five-card suit with game values is bid
+            # at the three level, forcing (SAYC "Competitive bidding": a new suit by an
+            # unpassed responder forces); passing it sold out to their overcall
+            return cb, f"{f.hcp} HCP, 5+ {SUIT_NAMES[s]}: new suit at the three level over their overcall, forcing"
     return None
 
 
@@ -302,15 +313,24 @@ def answer_negative_double(c: Ctx):
     t = ST[c.last_bid.id] if ST[c.last_bid.id] < NT else None
     if c.last_bidder == 3:
         # RHO bid over the double (their raise): no need to answer, but the four-card major
-        # partner promised is still a fit: compete at the two level, at the three level with
-        # extras (15+ points; an eight-card fit alone is worth the two level, Law of Total
-        # Tricks). Passing it left their raise to play where we had the major.
+        # partner promised is still a fit: compete at the two level, and at the three level
+        # with a sound opening (13+ points): their raise shows a fit of theirs too, so by the
+        # Law of Total Tricks both sides have eight cards and three over their three is
+        # cheap (round twenty-six; 15+ sold out to their raise where the major made).
+        # Passing it left their raise to play where we had the major.
         for m in (3, 2):
             if m != o and m not in c.their_suits and f.lengths[m] >= 4:
                 lv = c.cheapest_level(m)
-                if lv <= 2 or lv == 3 and f.total_points >= 15:
-                    return bid(lv, m), (f"4+ {SUIT_NAMES[m]} opposite the negative double: competes over "
-                                        "their raise (Law of Total Tricks)")
+                if lv <= 2 or lv == 3 and f.total_points >= 13:
+                    return bid(lv, m), (f"4+ {SUIT_NAMES[m]} opposite the negative double, {f.total_points} points: "
+                                        "competes over their raise (Law of Total Tricks: both sides have a fit)")
+        if o in MAJORS and f.lengths[o] >= 6 and o not in c.their_suits and c.cheapest_level(o) <= 3:
+            # a six-card major opposite the negative doubler's values (8+ through 2S) competes
+            # once over their raise: partner's two or more make eight trumps and their raise
+            # shows their fit, so three over three is the Law of Total Tricks' level (round
+            # twenty-six; in a minor it took the auction from partner and lost)
+            return c.cheapest(o), (f"6+ {SUIT_NAMES[o]} opposite the negative double: competes over their raise "
+                                   "(Law of Total Tricks: both sides have a fit)")
         return None
     for m in (3, 2):
         if m != o and m != t and f.lengths[m] >= 4:
