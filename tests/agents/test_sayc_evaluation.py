@@ -180,3 +180,15 @@ def test_fit_slam_try_thresholds():
     assert fit_slam_try(30, 31, 3) is not None
     assert "three aces" in fit_slam_try(30, 31, 3)
     assert "middle" in fit_slam_try(30, 33, 2)
+
+
+def test_own_suit_slam_try_thresholds():
+    """slam.own_suit_slam_try: with no fit, my own long suit as trumps asks with Blackwood from
+    30 opposite partner's minimum with two aces of my own (issue 27 round twenty-eight); never
+    with fewer aces or below 30."""
+    from bidlab.agents.sayc.slam import own_suit_slam_try
+
+    for low in range(24, 38):
+        for aces in range(5):
+            assert (own_suit_slam_try(low, aces) is not None) == (low >= 30 and aces >= 2)
+    assert "2 aces" in own_suit_slam_try(30, 2)

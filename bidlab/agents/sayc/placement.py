@@ -16,7 +16,7 @@ from __future__ import annotations
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
 from bidlab.agents.sayc.evaluation import notrump_points, suit_quality, total_tricks_level
-from bidlab.agents.sayc.slam import agreed_suit, fit_slam_try
+from bidlab.agents.sayc.slam import agreed_suit, fit_slam_try, own_suit_slam_try, own_trump_suit
 from bidlab.bridge.calls import PASS
 
 G = "placement"
@@ -107,12 +107,23 @@ def reach_slam(c: Ctx):
     # double-dummy IMPs; the thresholds and their calibration are in slam.fit_slam_try).
     why = fit_slam_try(low, me + c.partner.mid_hcp, c.f.aces)
     fit_try = trump is not None and strain in (trump, NT) and why is not None
+    if trump is None and strain < NT and strain == own_trump_suit(c) and not _partner_bid_game(c):
+        # No fit, but my own long suit will be trumps: Blackwood on own_suit_slam_try's
+        # judgement (the answer is placed in that suit by slam.place_after_blackwood). Not
+        # over partner's game: his 3NT chose notrump opposite my suit, and pulling it to
+        # slam in my suit (1C 1H 3C 3NT 4NT) lost IMPs in the matches.
+        why = own_suit_slam_try(low, c.f.aces)
+        if why is not None:
+            trump, fit_try = strain, True
     if (low < 33 and not fit_try) or c.last_bidder in (1, 3) and LV[c.last_bid.id] >= 5:
         return None
     if trump is not None and c.asked_4nt:
         return None  # Blackwood already asked: the slam rules place the contract
     if trump is not None and c.legal(bid(4, NT)):
         why = why or "33+ opposite partner's minimum"
+        if agreed_suit(c) is None:
+            return bid(4, NT), (f"{low}+ combined points, my own {SUIT_NAMES[trump]} as trumps: Blackwood "
+                                f"(SAYC; judgement, slam in my own suit: {why})")
         return bid(4, NT), (f"{low}+ combined points with a {SUIT_NAMES[trump]} fit: Blackwood (SAYC; "
                                   f"points once a fit is found, {why})")
     if strain == NT:
@@ -121,13 +132,18 @@ def reach_slam(c: Ctx):
     return None
 
 
+def _partner_bid_game(c: Ctx) -> bool:
+    """The last bid is partner's, at game level or higher."""
+    if c.last_bidder != 2:
+        return False
+    lv, st = LV[c.last_bid.id], ST[c.last_bid.id]
+    return lv >= 5 or (lv == 4 and st >= 2) or (lv == 3 and st == NT)
+
+
 @rule(GH)
 def respect_partners_game(c: Ctx):
     """Partner bid game (or more) and no slam is in sight: pass."""
-    if c.last_bidder != 2:
-        return None
-    lv, st = LV[c.last_bid.id], ST[c.last_bid.id]
-    if lv >= 5 or (lv == 4 and st >= 2) or (lv == 3 and st == NT):
+    if _partner_bid_game(c):
         return PASS, f"partner placed the contract in game ({c.last_bid})"
 
 
