@@ -202,7 +202,8 @@ def invite_or_answer_invitation(c: Ctx):
     # lost both made contracts and IMPs against passing the partscore (sayc_dd_diff). When
     # the auction is forcing (after my two-over-one response) passing is no option and the
     # invitation costs no level: there it is still made a point short.
-    short = 1 if _forcing_situation(c) or strain == NT and _minimum_minor_rebid(c) else 0
+    minor_rebid = strain == NT and _minimum_minor_rebid(c)
+    short = 1 if _forcing_situation(c) or minor_rebid else 0
     if high < need or low >= need or me + p.mid_hcp + short < need and not _invited(c, strain, game):
         return None
     if c.cheapest_level(strain) > game:
@@ -234,7 +235,9 @@ def invite_or_answer_invitation(c: Ctx):
     inv = bid(game - 1, strain)
     if c.legal(inv):
         return inv, (f"{me} points opposite {p.min_hcp}-{p.max_hcp}: invites game in {SUIT_NAMES[strain]}"
-                     + (NT_POINTS if strain == NT else ""))
+                     + (NT_POINTS if strain == NT else "")
+                     + (" (judgement: a point short of the middle after opener's minimum minor rebid, whose "
+                        "long minor runs in notrump; responder's 10-12 invites)" if minor_rebid else ""))
     return None
 
 
