@@ -452,6 +452,8 @@ def _read_raise(t: _Turn) -> bool:
     elif t.by_opener and t.n_before == 1:
         # opener raises responder: single 12-15, jump 16-18, double jump 19-21
         lo, hi = (19, 21) if lv >= 4 and strain in MAJORS else ((16, 18) if t.jump else (12, 15))
+        if t.jump and lv == 3 and strain in MAJORS:
+            lo = 14  # 16-18 support points: a singleton counts 3, so as few as 13-14 HCP
         s.limit(lo, hi)
     if strain not in s.bid_suits:
         s.bid_suits.append(strain)
