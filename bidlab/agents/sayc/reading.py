@@ -453,7 +453,12 @@ def _read_raise(t: _Turn) -> bool:
         # opener raises responder: single 12-15, jump 16-18, double jump 19-21
         lo, hi = (19, 21) if lv >= 4 and strain in MAJORS else ((16, 18) if t.jump else (12, 15))
         if t.jump and lv == 3 and strain in MAJORS:
-            lo = 14  # 16-18 support points: a singleton counts 3, so as few as 13-14 HCP
+            # rebids.raise_responders_major bids it on 16-18 support points (a singleton
+            # counts 3), so as few as 13-14 HCP. Read 16-18 HCP, responder accepted on his
+            # own dummy points with 6-8 HCP and these 4M made 23% double dummy on the train
+            # deals; read 14-18 the old bidder lost 92 DD IMPs and 40 made contracts to it in
+            # self-play there (issue 27 round twenty-seven)
+            lo = 14
         s.limit(lo, hi)
     if strain not in s.bid_suits:
         s.bid_suits.append(strain)
