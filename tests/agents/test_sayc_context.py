@@ -32,7 +32,7 @@ def _ctx(auction: str, dealer: str = "N"):
         ("1C P 1H P 2NT P", 2, 18, 19, {}),             # jump 2NT rebid
         ("1H P 2C P 2NT P", 2, 12, 14, {}),             # 2NT after a two-over-one is not a jump
         ("1D P 1S P 2S P", 2, 12, 15, {"S": 4}),        # opener's single raise
-        ("1D P 1S P 3S P", 2, 16, 18, {"S": 4}),        # opener's jump raise
+        ("1D P 1S P 3S P", 2, 14, 18, {"S": 4}),        # opener's jump raise: 16-18 support points, 14+ HCP
         ("1H P 1S P 3H P", 2, 16, 18, {"H": 6}),        # jump rebid of the suit
     ],
 )

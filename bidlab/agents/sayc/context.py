@@ -133,8 +133,10 @@ class _Reading:
         r = _Reading.__new__(_Reading)
         per_seat = self.per_seat
         old = self.shown[seat]
-        if call.id == 0 and self.opener is not None and (old.acted or per_seat[seat]):
-            shown = self.shown  # a later pass shows nothing new: share the readings
+        if call.id == 0 and self.opener is not None and (old.acted or per_seat[seat] and old.max_hcp <= 9):
+            # a later pass shows nothing new: share the readings (but a passed hand's first pass
+            # of partner's opening still limits him, reading._read_later_pass)
+            shown = self.shown
         else:
             shown = list(self.shown)
             shown[seat] = old.copy()

@@ -164,7 +164,12 @@ def _read_opening_seat(call, s: Shown) -> None:
 def _read_later_pass(s: Shown, rel: int, per_seat, opener: int, last_bidder) -> None:
     """Responder's first pass of partner's opening: too weak to respond (0-5, or 0-9 over
     their interference, where a free bid would show values)."""
-    if not s.acted and opener == (rel + 2) % 4 and not per_seat[rel]:
+    # A passed hand too (his first pass came before the opening): he would have answered
+    # with 6+, or bid freely with 10-11 over their interference. Read 0-11 only, his later
+    # forced answer to opener's reopening double was read 10-11 and opener bid 3NT on
+    # 16-19 HCP (Pass Pass 1C 2D Pass Pass X Pass 2S: 32% made double dummy on the train
+    # deals, 47 games; issue 27 round twenty-seven).
+    if not s.acted and opener == (rel + 2) % 4 and all(x.id == 0 for x in per_seat[rel]):
         s.limit(0, 5 if last_bidder == opener else 9)
 
 
@@ -447,6 +452,13 @@ def _read_raise(t: _Turn) -> bool:
     elif t.by_opener and t.n_before == 1:
         # opener raises responder: single 12-15, jump 16-18, double jump 19-21
         lo, hi = (19, 21) if lv >= 4 and strain in MAJORS else ((16, 18) if t.jump else (12, 15))
+        if t.jump and lv == 3 and strain in MAJORS:
+            # rebids.raise_responders_major bids it on 16-18 support points (a singleton
+            # counts 3), so as few as 13-14 HCP. Read 16-18 HCP, responder accepted on his
+            # own dummy points with 6-8 HCP and these 4M made 23% double dummy on the train
+            # deals; read 14-18 the old bidder lost 92 DD IMPs and 40 made contracts to it in
+            # self-play there (issue 27 round twenty-seven)
+            lo = 14
         s.limit(lo, hi)
     if strain not in s.bid_suits:
         s.bid_suits.append(strain)
