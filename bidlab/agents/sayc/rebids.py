@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NT, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.slam import own_suit_slam_try, own_trump_suit
 from bidlab.bridge.calls import PASS
 
 G = "rebid"  # opener's second call after a one-of-a-suit opening
@@ -207,8 +208,16 @@ def game_in_long_major(c: Ctx):
     x = _one_suit_rebid(c)
     if not x or x[0] not in MAJORS or c.f.lengths[x[0]] < 6 or c.f.total_points < 20:
         return None
-    if x[1][0] in "12" and c.f.top3[x[0]] >= 2:
-        return bid(4, x[0]), f"20+ points with a strong six-card {SUIT_NAMES[x[0]]}: game"
+    if x[1][0] not in "12" or c.f.top3[x[0]] < 2:
+        return None
+    # Slam values in my own suit: Blackwood before the game (slam.own_suit_slam_try's
+    # thresholds; on the train-split deals solved double dummy, the games this rule bid at
+    # 30+ opposite partner's minimum with two aces made twelve tricks often enough to pay:
+    # 38 games, +152 IMPs against the game; issue 27 round twenty-eight's lead)
+    why = own_suit_slam_try(c.f.total_points + c.partner.min_hcp, c.f.aces)
+    if why is not None and own_trump_suit(c) == x[0] and c.legal(bid(4, NT)):
+        return bid(4, NT), f"strong six-card {SUIT_NAMES[x[0]]}: Blackwood ({why})"
+    return bid(4, x[0]), f"20+ points with a strong six-card {SUIT_NAMES[x[0]]}: game"
 
 
 @rule(G)
