@@ -449,6 +449,28 @@ def answer_cue_bid_raise(c: Ctx):
 
 
 @rule(OC)
+def opener_after_partners_redouble(c: Ctx):
+    """1x (X) XX (P): opener passes. Partner's redouble shows 10+ and the balance of power;
+    the pass gives him the first chance to double their runout (or leaves 1xXX to play).
+    Only a minimum with a six-card suit or a second five-card suit, which does not want to
+    defend, bids at once (SAYC practice after a redouble; issue 27: the bidder used to bid on
+    as if uncontested, 2NT with 13 points)."""
+    if c.opener != 0 or c.opening is None or LV[c.opening.id] != 1 or ST[c.opening.id] == NT:
+        return None
+    if len(c.my_calls) != 1 or len(c.partner_calls) != 1 or c.partner_calls[0] != REDOUBLE:
+        return None
+    if c.last_bid != c.opening:
+        return None  # they bid over the redouble: the competitive rules decide
+    f = c.f
+    o = ST[c.opening.id]
+    five_five = sum(1 for s in range(4) if f.lengths[s] >= 5) >= 2
+    if f.hcp <= 14 and (f.lengths[o] >= 6 or five_five):
+        return None  # a distributional minimum bids its shape (the rebid rules)
+    return PASS, ("partner redoubled their takeout double (10+, our hand): pass, so that he can "
+                  "double their runout (SAYC practice after a redouble)")
+
+
+@rule(OC)
 def opener_rebid_in_competition(c: Ctx):
     """I opened one of a suit, partner bid a suit, they interfered: support, rebid, or pass."""
     if c.opener != 0 or LV[c.opening.id] != 1 or ST[c.opening.id] == NT:
