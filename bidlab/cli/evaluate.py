@@ -114,16 +114,21 @@ def leaks(
     top: int = typer.Option(15, help="Families to print."),
     examples: int = typer.Option(3, help="Example boards (the focus agent's worst) per printed family."),
     markdown: Path = typer.Option(None, help="Also write the table and examples to this Markdown file."),
+    contracts: int = typer.Option(10, help="Rows of the contract account: with the same cards, the contract "
+                                  "each pair reached (we game made / we slam made is a missed slam), ranked by "
+                                  "IMPs lost; 0 leaves it out."),
 ) -> None:
     """Find where an agent loses IMPs: charge each board's swing to the first call where the
     two tables' auctions part, and rank the families of those calls (SAYC rules for sayc,
-    auction patterns for other agents) by IMPs lost per 100 boards."""
+    auction patterns for other agents) by IMPs lost per 100 boards. Then the contract
+    account: the same boards by the contract each pair reached with the same cards."""
+    from bidlab.eval.contracts import contract_account
     from bidlab.eval.leaks import LeakError, leak_table
     from bidlab.eval.match import Match, MatchConfig, load_results
 
     # Every option is checked before the match folder is made.
     for name, value, low in (("--boards", boards, 1), ("--seed", seed, 0), ("--workers", workers, 1),
-                             ("--top", top, 1), ("--examples", examples, 0)):
+                             ("--top", top, 1), ("--examples", examples, 0), ("--contracts", contracts, 0)):
         if value < low:
             raise LeakError(f"{name} must be >= {low}, got {value}")
     if split not in ("train", "validation", "test"):
@@ -158,6 +163,9 @@ def leaks(
             recs = m.records()
         table = leak_table(recs, agent_a, agent_b, focus, examples, progress=display.task("attributing swings"))
     text = table.markdown(top, examples)
+    if contracts:
+        focus_is_a = focus is None or focus.strip() == agent_a
+        text += "\n" + contract_account(recs, agent_a, agent_b, focus_is_a).markdown(contracts)
     console.print(text, highlight=False, markup=False)
     if markdown is not None:
         from bidlab.fileio import write_text_atomic

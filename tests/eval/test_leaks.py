@@ -145,6 +145,7 @@ def _run(argv, capsys):
 @pytest.mark.parametrize("argv, fragment", [
     (["leaks", "sayc", "random:1", "--boards", "0"], "--boards"),
     (["leaks", "sayc", "random:1", "--examples", "-1"], "--examples"),
+    (["leaks", "sayc", "random:1", "--contracts", "-1"], "--contracts"),
     (["leaks", "sayc", "random:1", "--split", "nope"], "--split"),
     (["leaks", "sayc", "random:1", "--focus", "nn:sl"], "--focus"),
     (["leaks", "sayc"], "name the two agents"),
