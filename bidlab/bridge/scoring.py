@@ -22,6 +22,13 @@ def imps(difference: float) -> int:
     return n if difference >= 0 else -n
 
 
+def game_level(strain: Strain | int) -> int:
+    """The lowest level at which an undoubled contract in ``strain`` scores game (a trick
+    score of 100 or more): 3NT, four of a major, five of a minor."""
+    strain = Strain(strain)
+    return 3 if strain == Strain.NOTRUMP else (5 if strain.is_minor else 4)
+
+
 def contract_score(level: int, strain: Strain | int, doubled: int, vulnerable: bool, tricks: int) -> int:
     """Duplicate score for the declaring side of a contract taking ``tricks`` tricks.
 

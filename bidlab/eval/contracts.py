@@ -22,6 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from bidlab.bridge.auction import Contract
+from bidlab.bridge.scoring import game_level
+
 PASSED_OUT = "passed out"
 
 
@@ -33,21 +36,15 @@ def contract_class(room: dict, holder_ns: bool) -> str:
     ``room`` is a match record's room: ``contract`` such as ``"4S"``, ``"3NT"`` or ``"6HX"``,
     ``declarer`` (a seat letter) and ``tricks`` (double-dummy tricks taken by declarer).
     """
-    contract = room.get("contract")
-    if not contract or not room.get("declarer"):
+    if not room.get("contract") or not room.get("declarer"):
         return PASSED_OUT
-    level, strain = int(contract[0]), contract[1]
-    if level >= 6:
-        size = "slam"
-    elif (strain == "N" and level >= 3) or (strain in "HS" and level >= 4) or level >= 5:
-        size = "game"
-    else:
-        size = "partscore"
-    who = "we" if (room["declarer"] in "NS") == holder_ns else "they"
-    if room["tricks"] >= level + 6:
+    c = Contract.parse(room["contract"], room["declarer"])
+    size = "slam" if c.level >= 6 else ("game" if c.level >= game_level(c.strain) else "partscore")
+    who = "we" if (c.side == 0) == holder_ns else "they"
+    if room["tricks"] >= c.level + 6:
         result = "made"
     else:
-        result = "down doubled" if "X" in contract[2:] else "down"
+        result = "down doubled" if c.doubled else "down"
     return f"{who} {size} {result}"
 
 

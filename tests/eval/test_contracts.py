@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from bidlab.bridge.scoring import contract_score, game_level
 from bidlab.cli import main
 from bidlab.eval.contracts import PASSED_OUT, contract_account, contract_class
 
@@ -86,3 +87,12 @@ def test_cli_prints_the_account_of_a_stored_match(tmp_path, capsys):
     listed = [r for r in text.splitlines() if r.startswith(("| we", "| they", "| passed"))]
     acc = contract_account(recs, "sayc", "random:3")
     assert len(listed) == sum(1 for mine, theirs in acc.cells if mine != theirs)
+
+
+@pytest.mark.parametrize("strain", range(5))
+def test_game_level_is_where_the_game_bonus_starts(strain):
+    # contract_score is the oracle: a made undoubled contract not vulnerable gets the 300
+    # game bonus, a partscore 50 (below the slam levels no partscore scores 300 or more)
+    for level in range(1, 6):
+        made = contract_score(level, strain, 0, False, level + 6)
+        assert (made >= 300) == (level >= game_level(strain)), (level, strain, made)

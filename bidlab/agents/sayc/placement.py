@@ -107,6 +107,7 @@ def reach_slam(c: Ctx):
     # double-dummy IMPs; the thresholds and their calibration are in slam.fit_slam_try).
     why = fit_slam_try(low, me + c.partner.mid_hcp, c.f.aces)
     fit_try = trump is not None and strain in (trump, NT) and why is not None
+    own_suit = False
     if trump is None and strain < NT and strain == own_trump_suit(c) and not _partner_bid_game(c):
         # No fit, but my own long suit will be trumps: Blackwood on own_suit_slam_try's
         # judgement (the answer is placed in that suit by slam.place_after_blackwood). Not
@@ -114,14 +115,14 @@ def reach_slam(c: Ctx):
         # slam in my suit (1C 1H 3C 3NT 4NT) lost IMPs in the matches.
         why = own_suit_slam_try(low, c.f.aces)
         if why is not None:
-            trump, fit_try = strain, True
+            trump, fit_try, own_suit = strain, True, True
     if (low < 33 and not fit_try) or c.last_bidder in (1, 3) and LV[c.last_bid.id] >= 5:
         return None
     if trump is not None and c.asked_4nt:
         return None  # Blackwood already asked: the slam rules place the contract
     if trump is not None and c.legal(bid(4, NT)):
         why = why or "33+ opposite partner's minimum"
-        if agreed_suit(c) is None:
+        if own_suit:
             return bid(4, NT), (f"{low}+ combined points, my own {SUIT_NAMES[trump]} as trumps: Blackwood "
                                 f"(SAYC; judgement, slam in my own suit: {why})")
         return bid(4, NT), (f"{low}+ combined points with a {SUIT_NAMES[trump]} fit: Blackwood (SAYC; "

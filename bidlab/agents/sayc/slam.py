@@ -86,6 +86,13 @@ def own_trump_suit(c: Ctx) -> int | None:
     return best
 
 
+def _blackwood_trump(c: Ctx) -> int | None:
+    """The suit the asker places the slam in: the agreed fit, else his own long suit (the
+    Blackwood without a fit of ``placement.reach_slam``), else None (notrump)."""
+    trump = agreed_suit(c)
+    return own_trump_suit(c) if trump is None else trump
+
+
 def own_suit_slam_try(low: int, aces: int) -> str | None:
     """Why a hand that will play in its own long suit, with no fit agreed, asks with
     Blackwood, or None. The fit thresholds (:func:`fit_slam_try`) do not apply, and 33
@@ -124,9 +131,7 @@ def place_after_blackwood(c: Ctx):
     shown = ST[ans.id]
     partner_aces = 4 if shown == 0 and c.f.aces == 0 else shown
     aces = c.f.aces + partner_aces
-    trump = agreed_suit(c)
-    if trump is None:
-        trump = own_trump_suit(c)  # Blackwood without a fit: my own long suit (reach_slam)
+    trump = _blackwood_trump(c)
     strain = NT if trump is None else trump
     name = SUIT_NAMES[strain]
     if aces <= 2:
@@ -170,9 +175,7 @@ def place_after_king_ask(c: Ctx):
         return None
     shown = ST[ans.id]
     kings = c.f.kings + (4 if shown == 0 and c.f.kings == 0 else shown)
-    trump = agreed_suit(c)
-    if trump is None:
-        trump = own_trump_suit(c)
+    trump = _blackwood_trump(c)
     strain = NT if trump is None else trump
     if kings == 4:
         return bid(7, strain), f"all the aces and kings: grand slam in {SUIT_NAMES[strain]}"
