@@ -927,7 +927,7 @@ def balance_of_power_double(c: Ctx):
     if c.opener not in (0, 2) or c.last_bidder not in (1, 3) or c.doubled or c.last_bid is None:
         return None
     lv, t = LV[c.last_bid.id], ST[c.last_bid.id]
-    if t == NT or t not in c.their_suits or t in c.our_suits or lv > 3:
+    if t == NT or t not in c.their_suits or t in c.our_suits or lv > 4:
         return None  # a partscore in their own suit (not a cue bid of ours)
     known = balance_of_power(c)
     n = c.f.lengths[t]
