@@ -948,4 +948,5 @@ def balance_of_power_action(c: Ctx):
     if fit < BALANCE_OF_POWER_FIT or cb is None or LV[cb.id] > 3:
         return None
     return cb, (f"{known}+ HCP between us (balance of power: {BALANCE_OF_POWER_COMPETE_HCP}+), {n} of their "
-                f"{SUIT_NAMES[t]} and a {fit}-card {SUIT_NAMES[s]} fit: competes rather than sell out")
+                f"{SUIT_NAMES[t]} and {'an' if fit in (8, 11) else 'a'} {fit}-card {SUIT_NAMES[s]} fit: competes rather than "
+                f"sell out (Law of Total Tricks: short in their suit, our fit plays and theirs is long)")
