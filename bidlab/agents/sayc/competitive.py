@@ -897,7 +897,8 @@ def penalty_double(c: Ctx):
 
 
 # The partnership's balance of power: my HCP plus partner's shown minimum. Against their
-# partscore over our opening we do not sell out once we know we hold most of the deck: the
+# suit contract over our opening (up to the four level: there it added +1.5 IMPs a decision
+# on 20 more) we do not sell out once we know we hold most of the deck: the
 # double pays when I hold enough of their trumps, and the fewer I hold the more strength it
 # needs; short in their suit, a known fit of ours competes instead. Calibrated in
 # double-dummy IMPs on the train deals with sayc at all four seats, against the pass (issue
@@ -928,7 +929,10 @@ def balance_of_power_needed(trumps: int) -> int:
 def balance_of_power_action(c: Ctx):
     """We opened and they rest in a suit contract of theirs below five: with the balance of
     power (see :func:`balance_of_power_needed`) double it; short in their suit, compete in
-    our known fit. The placement rules ahead of this one would have bid a game of ours."""
+    our known fit. The placement rules ahead of this one would have bid a game of ours, and
+    the trick-count penalty double (:func:`penalty_double`) comes first; the bid lives in the
+    penalty group so that it is weighed against the double before the Law's compete and the
+    settling pass of :mod:`~bidlab.agents.sayc.placement`."""
     if c.opener not in (0, 2) or c.last_bidder not in (1, 3) or c.doubled or c.last_bid is None:
         return None
     lv, t = LV[c.last_bid.id], ST[c.last_bid.id]
