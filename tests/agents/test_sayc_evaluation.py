@@ -192,3 +192,30 @@ def test_own_suit_slam_try_thresholds():
         for aces in range(5):
             assert (own_suit_slam_try(low, aces) is not None) == (low >= 30 and aces >= 2)
     assert "2 aces" in own_suit_slam_try(30, 2)
+
+
+# ---- the balance of power over their contract (issue 27 round thirty-one) ----------------------
+
+def test_balance_of_power_double_needs_more_strength_with_fewer_trumps():
+    from bidlab.agents.sayc.competitive import balance_of_power_needed
+
+    needs = [balance_of_power_needed(n) for n in range(14)]
+    assert all(a >= b for a, b in zip(needs, needs[1:]))  # never less with fewer trumps
+    assert needs[2] > needs[3] > needs[4]  # a doubleton, three trumps, four: each trump counts
+    assert needs[4] == needs[13] and needs[0] == needs[2]  # four or more alike; two or fewer alike
+
+
+def test_balance_of_power_adds_partners_shown_minimum():
+    from bidlab.agents.base import BiddingView
+    from bidlab.agents.sayc.competitive import balance_of_power
+    from bidlab.agents.sayc.context import make_context
+    from bidlab.bridge import Auction, Vulnerability
+
+    a = Auction.parse("1D 1S 2C 2S P P", "N")  # South (responder) to act
+    weak, strong = Hand.parse("T84.KQ3.5.AKJ974"), Hand.parse("T84.KQ3.5.AKQ974")
+    cw = make_context(BiddingView(a.to_act, weak, a, Vulnerability.NONE))
+    cs = make_context(BiddingView(a.to_act, strong, a, Vulnerability.NONE))
+    # partner's opening counts with its minimum, the same for both hands; one more HCP of mine
+    # is one more between us
+    assert cw.partner.min_hcp >= 11 and cw.partner.min_hcp == cs.partner.min_hcp
+    assert balance_of_power(cs) == balance_of_power(cw) + 1 == features(strong).hcp + cs.partner.min_hcp
