@@ -894,8 +894,6 @@ def penalty_double(c: Ctx):
     return None
 
 
-
-
 # The partnership's balance of power: my HCP plus partner's shown minimum. Against their
 # suit contract over our opening (up to the four level: there it added +1.5 IMPs a decision
 # on 20 more) we do not sell out once we know we hold most of the deck: the
