@@ -192,3 +192,26 @@ def test_own_suit_slam_try_thresholds():
         for aces in range(5):
             assert (own_suit_slam_try(low, aces) is not None) == (low >= 30 and aces >= 2)
     assert "2 aces" in own_suit_slam_try(30, 2)
+
+
+@pytest.mark.parametrize(
+    "sp, answer_level, jump, reaches",
+    [
+        (15, 1, False, None),  # under 16: no raise of a forced answer
+        (16, 1, False, 2),     # 16-18: one level above the answer (1S -> 2S)
+        (18, 2, False, 3),
+        (19, 1, False, 3),     # 19-21: two levels (1S -> 3S)
+        (21, 2, False, 4),
+        (22, 1, False, 4),     # 22+: game, however low the answer
+        (12, 2, True, None),   # opposite the 9-11 jump answer: 13+ bids game
+        (13, 2, True, 4),
+    ],
+)
+def test_doubler_raise_scale(sp, answer_level, jump, reaches):
+    from bidlab.agents.sayc.competitive import doubler_raise_target
+
+    got = doubler_raise_target(sp, answer_level, jump)
+    if reaches is None:
+        assert got == 0
+    else:
+        assert min(got, 4) == reaches  # callers cap the raise at game

@@ -698,6 +698,19 @@ def _no_room_to_jump(c: Ctx, pb) -> bool:
         and NAMES[c.opening.id] != "2C" and c.partner.min_hcp < 9
 
 
+def doubler_raise_target(sp: int, answer_level: int, jump_answer: bool) -> int:
+    """The level the takeout doubler raises partner's suit answer to, 0 for no raise: the
+    standard scale with the booklet's answers (opposite the 0-8 cheapest answer 16-18
+    support points one level, 19-21 two levels, 22+ game; opposite the 9-11 jump answer
+    13+ game). The one home of the scale, with or without their bid in between; 22+ is
+    returned uncapped, so the caller caps it at game."""
+    if jump_answer:
+        return 4 if sp >= 13 else 0
+    if sp < 16:
+        return 0
+    return answer_level + (1 if sp <= 18 else 2 if sp <= 21 else NO_LEVEL_CAP)  # callers cap at game
+
+
 @rule(OC)
 def doubler_raises_answer(c: Ctx):
     """Partner answered my takeout double in a suit and RHO passed: with four trumps the
@@ -736,10 +749,10 @@ def doubler_raises_answer(c: Ctx):
             if sp >= 13 and lv <= 4:
                 return bid(4, p), f"{sp} support points opposite partner's 9-11 jump answer: game"
             return None
-        step = 0 if sp < 16 else (1 if sp <= 18 else (2 if sp <= 21 else 9))
-        if step == 0 or step == 1 and lv >= 4:
+        raise_to = doubler_raise_target(sp, LV[pb.id], False)
+        if raise_to == 0 or raise_to == lv >= 4:
             return None  # a forced three-level answer: game needs 19+ opposite it
-        target = min(lv + step - 1, 4, ltc)
+        target = min(raise_to, 4, ltc)
         if target < lv:
             return PASS, (f"{sp} support points but {f.losing_tricks} losers: no raise of partner's forced answer "
                           f"(losing-trick count: it may be made on nothing)")
@@ -759,6 +772,46 @@ def doubler_raises_answer(c: Ctx):
         return None  # 16-18 raises a minor only to the three level
     return bid(target, p), (f"{sp} support points, four {SUIT_NAMES[p]}, {f.losing_tricks} losers: raises "
                             f"partner's answer to {target} ({scale})")
+
+
+def _my_takeout_double_answered_then_contested(c: Ctx):
+    """Partner's suit answer to my takeout double when the opponents have bid over it
+    (1C X P 1S 3C ?), else None: the doubler's second turn in a contested auction."""
+    mine = [x for x in c.my_calls if x.id]
+    if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3) or c.last_bidder not in (1, 3) \
+            or c.doubled or ST[c.opening.id] == NT or any(c.f.lengths[s] > 3 for s in c.their_suits):
+        return None
+    pbids = [x for x in c.partner_calls if x.id]
+    if len(pbids) != 1 or pbids[0].id < 3 or ST[pbids[0].id] == NT or ST[pbids[0].id] in c.their_suits:
+        return None
+    return pbids[0]
+
+
+@rule(OC)
+def doubler_raises_over_competition(c: Ctx):
+    """1C X P 1S 3C ?: the doubler with four cards in partner's answer raises on the same
+    scale as without the competition (16-18 one level above the answer, 19-21 two, 22+
+    game), when that level is still available; their bid only takes the cheaper raises
+    away. Without it the doubler passed with 19-24 support points and a fit (the placement
+    rules wait for 25 opposite partner's minimum), and their partscore played where our
+    game made (issue 27, round thirty-two)."""
+    pb = _my_takeout_double_answered_then_contested(c)
+    if pb is None:
+        return None
+    p = ST[pb.id]
+    f = c.f
+    if f.lengths[p] < 4 or p not in MAJORS:
+        return None
+    sp = f.support_points(p)
+    jump_answer = c.partner.min_hcp >= 9
+    target = doubler_raise_target(sp, LV[pb.id], jump_answer)
+    if not jump_answer:
+        target = min(target, ltc_raise_level(f.losing_tricks, FORCED_ANSWER_LOSERS))
+    target = min(target, 4)
+    if target < c.cheapest_level(p):
+        return None
+    return bid(target, p), (f"{sp} support points, four {SUIT_NAMES[p]}: raises partner's answer to my takeout "
+                            f"double to {target} over their bid (16-18 one level, 19-21 two, 22+ game)")
 
 
 @rule(OC)
