@@ -687,6 +687,11 @@ def doubler_answers_cue_bid(c: Ctx):
 
 
 NO_LEVEL_CAP = 7  # a raise the losing-trick count does not limit (the points scale alone decides)
+# The takeout doubler with a six-card suit (a double that passed over the overcall because
+# it also holds the other major) shows it over their next bid from this many HCP, not only
+# with the 17+ of "double, then bid": sold out, their partscore made where our suit played
+# (issue 27, round thirty-two: +0.004 / +0.003 vs nn:rl@80000 on train / validation)
+DOUBLER_SIX_CARD_HCP = 14
 
 
 def _no_room_to_jump(c: Ctx, pb) -> bool:
@@ -824,7 +829,10 @@ def doubler_rebid(c: Ctx):
     forced answer lost (round five, dropped). Over their weak two the answer is already at
     the three level, so there a five-card major is shown at the three level, and with no
     fit for partner's suit 17+ with their suit stopped bids 3NT: the answer holds 0-11 (no
-    room to jump), and passing it with 17-20 left games unbid (round seven)."""
+    room to jump), and passing it with 17-20 left games unbid (round seven). When they bid
+    again over the double, a six-card suit competes from 14 HCP (DOUBLER_SIX_CARD_HCP;
+    round thirty-two: 1D X 1S P 2S with 16 HCP and six hearts passed, and 2S played where
+    our 4H made)."""
     mine = [x for x in c.my_calls if x.id]
     if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3):
         return None
@@ -849,12 +857,18 @@ def doubler_rebid(c: Ctx):
     if c.last_bidder not in (1, 3):
         return None
     f = c.f
-    if f.hcp < 17:
+    # a five-card suit shows the strong hand (17+); a six-card suit competes from
+    # DOUBLER_SIX_CARD_HCP once they have bid again (partner may have nothing to say)
+    if f.hcp < DOUBLER_SIX_CARD_HCP:
         return None
+    need = 5 if f.hcp >= 17 else 6
     for s in sorted(range(4), key=lambda x: (-f.lengths[x], -x)):
-        if s not in c.their_suits and f.lengths[s] >= 5:
+        if s not in c.their_suits and f.lengths[s] >= need:
             cb = c.cheapest(s)
             if cb is not None and LV[cb.id] <= 3:
+                if need == 6:
+                    return cb, (f"{f.hcp} HCP with six {SUIT_NAMES[s]}: competes in my long suit after doubling, "
+                                "over their bid (a six-card suit plays opposite any two; Law of Total Tricks)")
                 return cb, f"17+ HCP with 5+ {SUIT_NAMES[s]}: shows the strong hand after doubling"
     t = _their_last_suit(c)
     if f.balanced and f.hcp >= 19 and (t is None or f.stoppers[t]):
