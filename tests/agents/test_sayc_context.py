@@ -52,6 +52,8 @@ def test_ranges_and_lengths(auction, rel, lo, hi, lengths):
         ("1H X P 2H P", 12, 37, None, 0),  # cue bid
         ("1D 1S P 2S P", 7, 10, "S", 3),   # simple raise of an overcall
         ("1D 1S P 2H P", 10, 16, "H", 5),  # new suit by advancer
+        ("1H X 2H 2S P", 6, 8, "S", 4),    # free bid over their raise: not forced, a jump (3S) shows 9-11
+        ("1H X 3H 3S P", 6, 11, "S", 4),   # free bid at the three level: no room to jump, so 6-11
     ],
 )
 def test_advancer_ranges(auction, lo, hi, suit, n):

@@ -219,3 +219,26 @@ def test_balance_of_power_adds_partners_shown_minimum():
     # is one more between us
     assert cw.partner.min_hcp >= 11 and cw.partner.min_hcp == cs.partner.min_hcp
     assert balance_of_power(cs) == balance_of_power(cw) + 1 == features(strong).hcp + cs.partner.min_hcp
+
+
+@pytest.mark.parametrize(
+    "sp, answer_level, jump, reaches",
+    [
+        (15, 1, False, None),  # under 16: no raise of a forced answer
+        (16, 1, False, 2),     # 16-18: one level above the answer (1S -> 2S)
+        (18, 2, False, 3),
+        (19, 1, False, 3),     # 19-21: two levels (1S -> 3S)
+        (21, 2, False, 4),
+        (22, 1, False, 4),     # 22+: game, however low the answer
+        (12, 2, True, None),   # opposite the 9-11 jump answer: 13+ bids game
+        (13, 2, True, 4),
+    ],
+)
+def test_doubler_raise_scale(sp, answer_level, jump, reaches):
+    from bidlab.agents.sayc.competitive import doubler_raise_target
+
+    got = doubler_raise_target(sp, answer_level, jump)
+    if reaches is None:
+        assert got == 0
+    else:
+        assert min(got, 4) == reaches  # callers cap the raise at game

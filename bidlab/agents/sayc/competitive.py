@@ -687,6 +687,11 @@ def doubler_answers_cue_bid(c: Ctx):
 
 
 NO_LEVEL_CAP = 7  # a raise the losing-trick count does not limit (the points scale alone decides)
+# The takeout doubler with a six-card suit (a double that passed over the overcall because
+# it also holds the other major) shows it over their next bid from this many HCP, not only
+# with the 17+ of "double, then bid": sold out, their partscore made where our suit played
+# (issue 27, round thirty-two: +0.004 / +0.003 vs nn:rl@80000 on train / validation)
+DOUBLER_SIX_CARD_HCP = 14
 
 
 def _no_room_to_jump(c: Ctx, pb) -> bool:
@@ -696,6 +701,19 @@ def _no_room_to_jump(c: Ctx, pb) -> bool:
     0-11, not the 0-8 of a one- or two-level answer."""
     return LV[c.opening.id] == 2 and ST[c.opening.id] < NT and LV[pb.id] == 3 \
         and NAMES[c.opening.id] != "2C" and c.partner.min_hcp < 9
+
+
+def doubler_raise_target(sp: int, answer_level: int, jump_answer: bool) -> int:
+    """The level the takeout doubler raises partner's suit answer to, 0 for no raise: the
+    standard scale with the booklet's answers (opposite the 0-8 cheapest answer 16-18
+    support points one level, 19-21 two levels, 22+ game; opposite the 9-11 jump answer
+    13+ game). The one home of the scale, with or without their bid in between; 22+ is
+    returned uncapped, so the caller caps it at game."""
+    if jump_answer:
+        return 4 if sp >= 13 else 0
+    if sp < 16:
+        return 0
+    return answer_level + (1 if sp <= 18 else 2 if sp <= 21 else NO_LEVEL_CAP)  # callers cap at game
 
 
 @rule(OC)
@@ -736,10 +754,10 @@ def doubler_raises_answer(c: Ctx):
             if sp >= 13 and lv <= 4:
                 return bid(4, p), f"{sp} support points opposite partner's 9-11 jump answer: game"
             return None
-        step = 0 if sp < 16 else (1 if sp <= 18 else (2 if sp <= 21 else 9))
-        if step == 0 or step == 1 and lv >= 4:
+        raise_to = doubler_raise_target(sp, LV[pb.id], False)
+        if raise_to == 0 or raise_to == lv >= 4:
             return None  # a forced three-level answer: game needs 19+ opposite it
-        target = min(lv + step - 1, 4, ltc)
+        target = min(raise_to, 4, ltc)
         if target < lv:
             return PASS, (f"{sp} support points but {f.losing_tricks} losers: no raise of partner's forced answer "
                           f"(losing-trick count: it may be made on nothing)")
@@ -761,6 +779,46 @@ def doubler_raises_answer(c: Ctx):
                             f"partner's answer to {target} ({scale})")
 
 
+def _my_takeout_double_answered_then_contested(c: Ctx):
+    """Partner's suit answer to my takeout double when the opponents have bid over it
+    (1C X P 1S 3C ?), else None: the doubler's second turn in a contested auction."""
+    mine = [x for x in c.my_calls if x.id]
+    if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3) or c.last_bidder not in (1, 3) \
+            or c.doubled or ST[c.opening.id] == NT or any(c.f.lengths[s] > 3 for s in c.their_suits):
+        return None
+    pbids = [x for x in c.partner_calls if x.id]
+    if len(pbids) != 1 or pbids[0].id < 3 or ST[pbids[0].id] == NT or ST[pbids[0].id] in c.their_suits:
+        return None
+    return pbids[0]
+
+
+@rule(OC)
+def doubler_raises_over_competition(c: Ctx):
+    """1C X P 1S 3C ?: the doubler with four cards in partner's answer raises on the same
+    scale as without the competition (16-18 one level above the answer, 19-21 two, 22+
+    game), when that level is still available; their bid only takes the cheaper raises
+    away. Without it the doubler passed with 19-24 support points and a fit (the placement
+    rules wait for 25 opposite partner's minimum), and their partscore played where our
+    game made (issue 27, round thirty-two)."""
+    pb = _my_takeout_double_answered_then_contested(c)
+    if pb is None:
+        return None
+    p = ST[pb.id]
+    f = c.f
+    if f.lengths[p] < 4 or p not in MAJORS:
+        return None
+    sp = f.support_points(p)
+    jump_answer = c.partner.min_hcp >= 9
+    target = doubler_raise_target(sp, LV[pb.id], jump_answer)
+    if not jump_answer:
+        target = min(target, ltc_raise_level(f.losing_tricks, FORCED_ANSWER_LOSERS))
+    target = min(target, 4)
+    if target < c.cheapest_level(p):
+        return None
+    return bid(target, p), (f"{sp} support points, four {SUIT_NAMES[p]}: raises partner's answer to my takeout "
+                            f"double to {target} over their bid (16-18 one level, 19-21 two, 22+ game)")
+
+
 @rule(OC)
 def doubler_rebid(c: Ctx):
     """After my takeout double: 17+ with a long suit bids it, 19+ balanced bids notrump.
@@ -771,7 +829,10 @@ def doubler_rebid(c: Ctx):
     forced answer lost (round five, dropped). Over their weak two the answer is already at
     the three level, so there a five-card major is shown at the three level, and with no
     fit for partner's suit 17+ with their suit stopped bids 3NT: the answer holds 0-11 (no
-    room to jump), and passing it with 17-20 left games unbid (round seven)."""
+    room to jump), and passing it with 17-20 left games unbid (round seven). When they bid
+    again over the double, a six-card suit competes from 14 HCP (DOUBLER_SIX_CARD_HCP;
+    round thirty-two: 1D X 1S P 2S with 16 HCP and six hearts passed, and 2S played where
+    our 4H made)."""
     mine = [x for x in c.my_calls if x.id]
     if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3):
         return None
@@ -796,12 +857,18 @@ def doubler_rebid(c: Ctx):
     if c.last_bidder not in (1, 3):
         return None
     f = c.f
-    if f.hcp < 17:
+    # a five-card suit shows the strong hand (17+); a six-card suit competes from
+    # DOUBLER_SIX_CARD_HCP once they have bid again (partner may have nothing to say)
+    if f.hcp < DOUBLER_SIX_CARD_HCP:
         return None
+    need = 5 if f.hcp >= 17 else 6
     for s in sorted(range(4), key=lambda x: (-f.lengths[x], -x)):
-        if s not in c.their_suits and f.lengths[s] >= 5:
+        if s not in c.their_suits and f.lengths[s] >= need:
             cb = c.cheapest(s)
             if cb is not None and LV[cb.id] <= 3:
+                if need == 6:
+                    return cb, (f"{f.hcp} HCP with six {SUIT_NAMES[s]}: competes in my long suit after doubling, "
+                                "over their bid (a six-card suit plays opposite any two; Law of Total Tricks)")
                 return cb, f"17+ HCP with 5+ {SUIT_NAMES[s]}: shows the strong hand after doubling"
     t = _their_last_suit(c)
     if f.balanced and f.hcp >= 19 and (t is None or f.stoppers[t]):

@@ -317,7 +317,14 @@ def _read_advance(t: _Turn) -> bool:
         elif strain in opp_suits:
             s.limit(12, 37)  # cue bid
         else:
-            s.limit(*((0, 8) if lv == cheapest else (9, 11)))
+            rho = t.per_seat[(t.rel + 3) % 4]
+            if lv == cheapest and rho and rho[-1].id >= 3:
+                # a free bid: RHO bid over the double, so the answer is no longer forced
+                # (advance_takeout_double bids freely from 6 HCP with five cards, 8 with four;
+                # 9-11 jumps while the jump stays at the three level, else bids the cheapest)
+                s.limit(6, 8 if cheapest + 1 <= 3 else 11)
+            else:
+                s.limit(*((0, 8) if lv == cheapest else (9, 11)))
             s.length(strain, 4)
             s.bid_suits.append(strain)
         return True
