@@ -12,10 +12,13 @@ change can be checked against it before the long run:
   where the two auctions part: contracts made and contracts at the par level, current minus
   old, per rule (the round-three note's "by the first call where the two bidders part").
 
-Dealer and vulnerability follow the 16-board cycle, as in the legality check.
+Dealer and vulnerability follow the 16-board cycle, as in the legality check. ``--split``
+keeps the deals of one split (a deal's id is its place in the store; id % 10: 0 test,
+1 validation, the rest train): a judgement round gates its made-contract budget on
+``--split train`` so that no test deal steers a choice; the issue's report runs on ``all``.
 
     nice -n 10 python benchmarks/sayc_dd_diff.py blame --boards 20000
-    nice -n 10 python benchmarks/sayc_dd_diff.py diff --commit f07c2f6 --boards 20000
+    nice -n 10 python benchmarks/sayc_dd_diff.py diff --commit f07c2f6 --boards 20000 --split train
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ import argparse
 import sys
 from collections import defaultdict
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -35,6 +40,7 @@ from bidlab.bridge.auction import Auction  # noqa: E402
 from bidlab.bridge.board import board_dealer, board_vulnerability  # noqa: E402
 from bidlab.bridge.scoring import score_contract  # noqa: E402
 from bidlab.cards import Deal  # noqa: E402
+from bidlab.dd.store import SPLITS, split_mask  # noqa: E402
 
 
 def bid_with_rules(deal: Deal, dealer, vul) -> tuple[Auction, list[str]]:
@@ -71,11 +77,19 @@ def last_bid_index(auction: Auction) -> int:
     return max(i for i, call in enumerate(auction.calls) if call.is_bid)
 
 
+def chosen_deals(n_deals: int, split: str, start: int, boards: int) -> list[int]:
+    """Store positions (= deal ids) of the ``boards`` deals of ``split`` from its ``start``-th."""
+    chosen = np.flatnonzero(split_mask(np.arange(n_deals), split))
+    return [int(i) for i in chosen[start:start + boards]]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("mode", choices=("blame", "diff"))
     ap.add_argument("--boards", type=int, default=20_000)
-    ap.add_argument("--start", type=int, default=0, help="first solved deal to bid")
+    ap.add_argument("--start", type=int, default=0, help="first solved deal of the split to bid")
+    ap.add_argument("--split", default="all", choices=("all", *SPLITS),
+                    help="bid only this split's deals (train for a round's gate; all for the report)")
     ap.add_argument("--commit", default=None, help="diff: the earlier bidder's commit")
     ap.add_argument("--dd-dir", default=SHARED_DD)
     ap.add_argument("--top", type=int, default=25)
@@ -94,8 +108,8 @@ def main() -> None:
     stats: dict[str, list[int]] = defaultdict(lambda: [0] * 6)
     examples: dict[str, list[str]] = defaultdict(list)
     totals = [0] * 6
-    end = min(len(deals), args.start + args.boards)
-    for i in range(args.start, end):
+    chosen = chosen_deals(len(deals), args.split, args.start, args.boards)
+    for i in chosen:
         n = i % 16 + 1
         dealer, vul = board_dealer(n), board_vulnerability(n)
         deal = Deal.from_array(deals[i])
@@ -125,14 +139,14 @@ def main() -> None:
                                       f"    now {auction.to_str()} ({made=}, {vs_par=:+d})\n"
                                       f"    old {other.to_str()} (made={o_made}, vs_par={o_vs_par:+d})")
     if args.mode == "blame":
-        print(f"{end - args.start} boards, {totals[1]} contracts, make {totals[2] / max(totals[1], 1):.2%}, "
-              f"at par level {totals[3] / (end - args.start):.2%}")
+        print(f"{len(chosen)} boards ({args.split}), {totals[1]} contracts, make {totals[2] / max(totals[1], 1):.2%}, "
+              f"at par level {totals[3] / max(len(chosen), 1):.2%}")
         print(f"{'rule of the last bid':55s} {'contracts':>9s} {'failed':>7s} {'make%':>6s} {'parlvl%':>7s}")
         ranked = sorted(stats.items(), key=lambda kv: -(kv[1][0] - kv[1][1]))
         for name, (c, m, p, _v, _, _) in ranked[: args.top]:
             print(f"{name:55s} {c:9d} {c - m:7d} {m / c:6.1%} {p / c:7.1%}")
         return
-    print(f"{end - args.start} boards, {totals[0]} bid differently; now minus {args.commit}: "
+    print(f"{len(chosen)} boards ({args.split}), {totals[0]} bid differently; now minus {args.commit}: "
           f"contracts {totals[1]:+d}, made {totals[2]:+d}, at par level {totals[3]:+d}")
     print(f"{'rule where the auctions part':55s} {'boards':>6s} {'contr':>6s} {'made':>6s} {'parlvl':>6s}")
     ranked = sorted(stats.items(), key=lambda kv: kv[1][2])
