@@ -101,10 +101,24 @@ def open_1nt(c: Ctx):
         return bid(1, NT), "15-17 HCP, balanced (SAYC 1NT opening)"
 
 
+# The weak two's HCP range (the booklet's 5-11).
+WEAK_TWO_HCP = (5, 11)
+
+
+def _third_seat_weak_two(c: Ctx) -> bool:
+    """Third seat, partner has passed: a six-card suit that qualifies for a weak two opens the
+    weak two even with the 11 HCP that would open it at the one level by the Rule of 20 (issue
+    27 round thirty-three: with `sayc` at all four seats on the train deals the weak two gained
+    about 0.5 IMPs a board double dummy in third seat, and lost in first and second)."""
+    f = c.f
+    return c.position == 3 and f.hcp == WEAK_TWO_HCP[1] and any(
+        f.lengths[s] == 6 and _preempt_ok_two(c, s) for s in (3, 2, 1))
+
+
 @rule(G)
 def open_one_suit(c: Ctx):
     f = c.f
-    if f.hcp > 21 or not _opening_strength(c):
+    if f.hcp > 21 or not _opening_strength(c) or _third_seat_weak_two(c):
         return None
     s = _one_level_suit(f)
     need = "5+" if s >= 2 else "3+"
@@ -143,9 +157,13 @@ def _preempt_ok(c: Ctx, s: int, level: int) -> bool:
 @rule(G)
 def open_weak_two(c: Ctx):
     f = c.f
+    lo, hi = WEAK_TWO_HCP
     for s in (3, 2, 1):
-        if f.lengths[s] == 6 and 5 <= f.hcp <= 11 and _preempt_ok_two(c, s):
-            return bid(2, s), f"5-11 HCP, good 6-card {SUIT_NAMES[s]} (SAYC weak two; suit quality {f.suit_quality(s)})"
+        if f.lengths[s] == 6 and lo <= f.hcp <= hi and _preempt_ok_two(c, s):
+            seat = ("; third seat: the weak two, not one of the suit (judgement: partner has passed)"
+                    if _third_seat_weak_two(c) else "")
+            return bid(2, s), (f"5-11 HCP, good 6-card {SUIT_NAMES[s]} (SAYC weak two; suit quality "
+                               f"{f.suit_quality(s)}){seat}")
 
 
 def _preempt_ok_two(c: Ctx, s: int) -> bool:
