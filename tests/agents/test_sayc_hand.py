@@ -91,3 +91,22 @@ def test_rule_of_20_and_good_suit():
 def test_features_accept_a_mask_and_cache():
     h = Hand.parse("AKJ74.K52.Q83.J4")
     assert features(h) is features(h.mask)
+
+
+@pytest.mark.parametrize(
+    "hand, major",
+    [
+        ("AQ743.5.A.KJ8652", 3),       # five spades, six clubs: spades first
+        ("8.KQJ74.AQ9862.4", 2),       # five hearts, six diamonds: hearts first
+        ("AK954.KQJ863.4.7", None),    # 6-5 in the majors: the longer suit, as the booklet says
+        ("AQ743.5..KJ86532", None),    # seven clubs: not 6-5
+        ("5.4.KQJ74.AQ9862", None),    # 6-5 in the minors: no major to show
+        ("AQ74.53.A2.KJ865", None),    # 4-2-2-5: no six-card suit
+    ],
+)
+def test_major_before_six_card_minor(hand, major):
+    """Issue 27 round thirty-three's 6-5 judgement: only 6-5 with the six cards in a minor and
+    the five in a major opens the major (expected suits read off the hands by hand)."""
+    from bidlab.agents.sayc.openings import _major_before_six_card_minor
+
+    assert _major_before_six_card_minor(features(Hand.parse(hand))) == major
