@@ -16,7 +16,7 @@ from __future__ import annotations
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
 from bidlab.agents.sayc.evaluation import notrump_points, suit_quality, total_tricks_level
-from bidlab.agents.sayc.slam import agreed_suit, fit_slam_try, own_suit_slam_try, own_trump_suit
+from bidlab.agents.sayc.slam import NT_SLAM, agreed_suit, fit_slam_try, own_suit_slam_try, own_trump_suit
 from bidlab.bridge.calls import PASS
 
 G = "placement"
@@ -89,15 +89,6 @@ def _partner_last(c: Ctx):
         if x.id >= 3:
             return x
     return None
-
-
-# Small slam in notrump without a fit: the booklet's 33 combined points, one point lower.
-# With sayc at all four seats on the 46,400 train-split deals solved double dummy, the 3NT
-# games placement.bid_game set at exactly 32 (total points plus partner's shown minimum)
-# made twelve tricks 57% of the time (76 games, +165 IMPs for 6NT against 3NT, 27 fewer
-# contracts made); at 31, 39% (issue 27 round thirty-four). Not over partner's 3NT: after
-# 1x 1y 2NT 3NT his game already weighed my range, and raising it at 32 lost in the matches.
-NT_SLAM = 32
 
 
 def _we_hold_contract(c: Ctx) -> bool:
