@@ -16,7 +16,8 @@ from __future__ import annotations
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
 from bidlab.agents.sayc.evaluation import notrump_points, suit_quality, total_tricks_level
-from bidlab.agents.sayc.slam import NT_SLAM, agreed_suit, fit_slam_try, own_suit_slam_try, own_trump_suit
+from bidlab.agents.sayc.notrump import NT_SLAM
+from bidlab.agents.sayc.slam import agreed_suit, fit_slam_try, own_suit_slam_try, own_trump_suit
 from bidlab.bridge.calls import PASS
 
 G = "placement"

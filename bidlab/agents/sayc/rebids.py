@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NT, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
-from bidlab.agents.sayc.slam import NT_SLAM, own_suit_slam_try, own_trump_suit
+from bidlab.agents.sayc.notrump import NT_SLAM
+from bidlab.agents.sayc.slam import own_suit_slam_try, own_trump_suit
 from bidlab.bridge.calls import PASS
 
 G = "rebid"  # opener's second call after a one-of-a-suit opening

@@ -19,16 +19,6 @@ from bidlab.bridge.calls import PASS
 G = "slam"
 
 
-# Small slam in notrump without a fit: the booklet's 33 combined points, one point lower.
-# With sayc at all four seats on the 46,400 train-split deals solved double dummy, the 3NT
-# games placement.bid_game set at exactly 32 (total points plus partner's shown minimum)
-# made twelve tricks 57% of the time (76 games, +165 IMPs for 6NT against 3NT, 27 fewer
-# contracts made); at 31, 39% (issue 27 round thirty-four). placement.reach_slam does
-# not apply it over partner's 3NT: after 1x 1y 2NT 3NT his game already weighed my range,
-# and raising it at 32 lost in the matches.
-NT_SLAM = 32
-
-
 def _partner_last_bid(c: Ctx):
     for call in reversed(c.partner_calls):
         if call.id >= 3:
