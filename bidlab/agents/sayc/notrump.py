@@ -361,6 +361,9 @@ def after_transfer(c: Ctx):
     if h >= small:
         return (bid(6, s) if n >= 6 else bid(6, NT)), "slam values opposite the notrump"
     if h >= game:
+        if n >= 6 and _slam_invite_points(c) >= _quantitative(hi):
+            return bid(4, NT), (f"{n} {SUIT_NAMES[s]}, {h} HCP opposite {lo}-{hi}: quantitative 4NT "
+                                f"(SAYC: 4NT over notrump invites six; opener picks 6{'HS'[s - 2]} or 6NT)")
         if n >= 6:
             return bid(4, s), f"6+ {SUIT_NAMES[s]}, game values{counted}"
         if c.f.lengths[other] >= 5:
