@@ -4,7 +4,7 @@ Over 1NT (15-17): 2C Stayman (8+ HCP, a four-card major), 2D/2H Jacoby transfers
 hearts/spades, any strength; opener may super-accept with 17 and four trumps), 2S puppet
 to 3C (a weak hand with a long minor: pass 3C or correct to 3D), 2NT invitational (8-9),
 3C/3D invitational with a good six-card minor (6-9), 3H/3S a six-card major with slam
-interest (14-17, forcing), 3NT to play (10-15), 4H/4S a weak jump to game (a long major,
+interest (14-16, forcing), 3NT to play (10-15), 4H/4S a weak jump to game (a long major,
 few high cards; no Texas in SAYC), 4C Gerber (slam values: asks for aces), 4NT
 quantitative (16), 6NT (17-19; judgement: 32 combined, see NT_SLAM). After the transfer a new minor is natural and forcing.
 Over a double of 1NT the system stays on; over a suit overcall it is off (the rules in
@@ -150,7 +150,7 @@ def gerber(c: Ctx):
     lv, lo, hi, _ = t
     small = _thresholds(lo)[2]
     if c.f.hcp >= small and c.f.shortest() >= 2:
-        return bid(4, 0), f"{c.f.hcp} HCP, slam values opposite {lo}-{hi}: Gerber asks for aces (SAYC)"
+        return bid(4, 0), f"{c.f.hcp} HCP, slam values opposite {lo}-{hi}: Gerber asks for aces (SAYC; judgement: {NT_SLAM}+ combined opposite the minimum)"
 
 
 @rule(G)
@@ -198,7 +198,7 @@ def notrump_raise(c: Ctx):
     if h >= grand:
         return bid(7, NT), f"{h} HCP opposite {lo}-{hi}: grand slam"
     if h >= small:
-        return bid(6, NT), f"{h} HCP opposite {lo}-{hi}: small slam"
+        return bid(6, NT), f"{h} HCP opposite {lo}-{hi}: small slam (judgement: {NT_SLAM}+ combined opposite the minimum)"
     if _slam_invite_points(c) >= _quantitative(hi):
         return bid(4, NT), f"{h} HCP (a point more for a running five-card suit): quantitative slam invitation (SAYC 4NT)"
     if h >= game:
@@ -325,7 +325,7 @@ def after_stayman_answer(c: Ctx):
     if h >= grand:
         return bid(7, NT), f"no major fit, {h} HCP opposite {lo}-{hi}: grand slam"
     if h >= small:
-        return bid(6, NT), f"no major fit, {h} HCP opposite {lo}-{hi}: small slam"
+        return bid(6, NT), f"no major fit, {h} HCP opposite {lo}-{hi}: small slam (judgement: {NT_SLAM}+ combined opposite the minimum)"
     if _slam_invite_points(c) >= _quantitative(hi):
         return bid(4, NT), (f"no major fit, {h} HCP opposite {lo}-{hi}: quantitative 4NT "
                             f"(SAYC: 4NT over notrump invites six; slam if opener is at the top)")
@@ -359,7 +359,7 @@ def after_transfer(c: Ctx):
         return PASS, "opener super-accepted; too weak for game"
     other = 5 - s
     if h >= small:
-        return (bid(6, s) if n >= 6 else bid(6, NT)), "slam values opposite the notrump"
+        return (bid(6, s) if n >= 6 else bid(6, NT)), f"slam values opposite the notrump (judgement: {NT_SLAM}+ combined opposite the minimum)"
     if h >= game:
         if n >= 6 and _slam_invite_points(c) >= _quantitative(hi):
             return bid(4, NT), (f"{n} {SUIT_NAMES[s]}, {h} HCP opposite {lo}-{hi}: quantitative 4NT "
