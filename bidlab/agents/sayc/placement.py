@@ -16,6 +16,7 @@ from __future__ import annotations
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
 from bidlab.agents.sayc.evaluation import notrump_points, suit_quality, total_tricks_level
+from bidlab.agents.sayc.notrump import NT_SLAM
 from bidlab.agents.sayc.slam import agreed_suit, fit_slam_try, own_suit_slam_try, own_trump_suit
 from bidlab.bridge.calls import PASS
 
@@ -116,7 +117,8 @@ def reach_slam(c: Ctx):
         why = own_suit_slam_try(low, c.f.aces)
         if why is not None:
             trump, fit_try, own_suit = strain, True, True
-    if (low < 33 and not fit_try) or c.last_bidder in (1, 3) and LV[c.last_bid.id] >= 5:
+    slam_low = NT_SLAM if strain == NT and not _partner_bid_game(c) else 33
+    if (low < slam_low and not fit_try) or c.last_bidder in (1, 3) and LV[c.last_bid.id] >= 5:
         return None
     if trump is not None and c.asked_4nt:
         return None  # Blackwood already asked: the slam rules place the contract
@@ -129,7 +131,8 @@ def reach_slam(c: Ctx):
                                   f"points once a fit is found, {why})")
     if strain == NT:
         lv = 7 if low >= 37 else 6
-        return bid(lv, NT), f"{low}+ combined points: {lv}NT"
+        return bid(lv, NT), (f"{low}+ combined points: {lv}NT (SAYC 33 for a small slam; judgement, "
+                             f"notrump slam from {NT_SLAM} opposite partner's minimum)")
     return None
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NT, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.notrump import NT_SLAM
 from bidlab.agents.sayc.slam import own_suit_slam_try, own_trump_suit
 from bidlab.bridge.calls import PASS
 
@@ -350,6 +351,8 @@ def responder_second_call(c: Ctx):
         cb = c.cheapest(fourth)
         if cb is not None and LV[cb.id] == 2:
             return cb, f"{f.hcp} HCP, no {SUIT_NAMES[fourth]} stopper: fourth suit forcing"
+    if f.hcp >= 13 and f.total_points + c.partner.min_hcp >= NT_SLAM:
+        return None  # slam values opposite opener's minimum: placement.reach_slam decides
     if f.hcp >= 13:
         return bid(3, NT), f"{f.hcp} HCP, {SUIT_NAMES[fourth]} stopped: game in notrump"
     if f.hcp >= 11:
