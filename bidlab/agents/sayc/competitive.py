@@ -972,6 +972,14 @@ def penalty_double(c: Ctx):
 # without a fit) +3.1 (63); three trumps at 22 and a doubleton at 23-25 lost. Short in their
 # suit, the cheapest bid in our seven-card or longer known fit up to the three level from 20
 # +1.3 (492; from 19 +0.3 on the next 159, six-card fits +0.5 on 53).
+# When they opened and we came in (an overcall, a takeout double, an advance) the same
+# knowledge holds with the same thresholds (round thirty-five, DD IMPs on the train deals
+# against the bidder without it): the compete from 20 HCP between us +1.6 a decision (154;
+# from 19 +0.8 on the next 150 with 39 fewer contracts made), the double +1.2 (135: four or
+# more trumps +88 IMPs on 70, two or fewer +81 on 17, three trumps even). Lower thresholds
+# lose there: an overcall or a double shows a wide range, so below 23 (three trumps) or 21
+# (four) the known count says little (-0.9 to -2.8 a decision from 18 HCP), and their
+# doubled partscores went down only where our real combined count was 24+.
 BALANCE_OF_POWER_HCP = {3: 23, 4: 21}  # the double, by my length in their suit (4 = four or more)
 BALANCE_OF_POWER_SHORT_HCP = 26  # the double with two or fewer of their trumps
 BALANCE_OF_POWER_COMPETE_HCP = 20  # the bid in our fit with two or fewer of their trumps
@@ -992,14 +1000,17 @@ def balance_of_power_needed(trumps: int) -> int:
 
 @rule(PEN)
 def balance_of_power_action(c: Ctx):
-    """We opened and they rest in a suit contract of theirs below five: with the balance of
-    power (see :func:`balance_of_power_needed`) double it; short in their suit, compete in
-    our known fit. The placement rules ahead of this one would have bid a game of ours, and
-    the trick-count penalty double (:func:`penalty_double`) comes first; the bid lives in the
-    penalty group so that it is weighed against the double before the Law's compete and the
-    settling pass of :mod:`~bidlab.agents.sayc.placement`."""
-    if c.opener not in (0, 2) or c.last_bidder not in (1, 3) or c.doubled or c.last_bid is None:
+    """They rest in a suit contract of theirs below five, and we opened or came in over their
+    opening: with the balance of power (see :func:`balance_of_power_needed`) double it; short
+    in their suit, compete in our known fit. The placement rules ahead of this one would have
+    bid a game of ours, and the trick-count penalty double (:func:`penalty_double`) comes
+    first; the bid lives in the penalty group so that it is weighed against the double before
+    the Law's compete and the settling pass of :mod:`~bidlab.agents.sayc.placement`."""
+    if c.last_bidder not in (1, 3) or c.doubled or c.last_bid is None or c.opener is None:
         return None
+    we_opened = c.opener in (0, 2)
+    if not we_opened and not (c.shown[0].acted or c.partner.acted):
+        return None  # they opened and we have not come in: nothing shown, the balancing rules decide
     lv, t = LV[c.last_bid.id], ST[c.last_bid.id]
     if t == NT or t not in c.their_suits or t in c.our_suits or lv > 4:
         return None  # a contract in their own suit (not a cue bid of ours)
@@ -1007,15 +1018,19 @@ def balance_of_power_action(c: Ctx):
     n = c.f.lengths[t]
     need = balance_of_power_needed(n)
     if known >= need:
-        return DOUBLE, (f"{known}+ HCP between us, {n} of their {SUIT_NAMES[t]} (balance of power: {need}+ with "
+        opened = "we opened" if we_opened else "they opened, we came in"
+        return DOUBLE, (f"{known}+ HCP between us ({opened}), {n} of their {SUIT_NAMES[t]} (balance of power: {need}+ with "
                         f"{n} trumps): penalty double of their contract")
     if n > 2 or known < BALANCE_OF_POWER_COMPETE_HCP:
         return None
     fit, s = max(((c.f.lengths[x] + c.partner.min_len[x], x) for x in range(4) if x not in c.their_suits),
-                 key=lambda z: z[0])
-    cb = c.cheapest(s)
-    if fit < BALANCE_OF_POWER_FIT or cb is None or LV[cb.id] > 3:
+                 key=lambda z: z[0], default=(0, None))  # they may have bid all four suits
+    if fit < BALANCE_OF_POWER_FIT:
         return None
-    return cb, (f"{known}+ HCP between us (balance of power: {BALANCE_OF_POWER_COMPETE_HCP}+), {n} of their "
+    cb = c.cheapest(s)
+    if cb is None or LV[cb.id] > 3:
+        return None
+    opened = "we opened" if we_opened else "they opened, we came in"
+    return cb, (f"{known}+ HCP between us ({opened}; balance of power: {BALANCE_OF_POWER_COMPETE_HCP}+), {n} of their "
                 f"{SUIT_NAMES[t]} and {'an' if fit in (8, 11) else 'a'} {fit}-card {SUIT_NAMES[s]} fit: competes rather than "
                 f"sell out (Law of Total Tricks: short in their suit, our fit plays and theirs is long)")
