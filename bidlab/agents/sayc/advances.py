@@ -231,6 +231,26 @@ def advance_notrump_overcall(c: Ctx):
     return PASS, "weak: pass the 1NT overcall"
 
 
+GAME_OVER_RAISE_TRUMPS = 4  # advancer's trumps for the jump to 4M over their raise
+
+
+def _game_over_their_raise(c: Ctx, s: int, call, why: str):
+    """Over their raise (1H 1S 2H), a three-level raise of partner's major with four or more
+    trumps goes to game instead: with a fit of nine or more (ten when partner holds six) the
+    three level only pushes them to 4H, and 4M either makes or is a cheap sacrifice against
+    their game (Law of Total Tricks; a raise of an overcall is preemptive in SAYC practice).
+    Issue 27, round thirty-six: train DD, sayc at all four seats, the three-level raise of
+    advance_suit_overcall with 4+ trumps against 4M: about +2 IMPs a decision."""
+    if s not in MAJORS or c.f.lengths[s] < GAME_OVER_RAISE_TRUMPS or c.last_bidder != 3 \
+            or c.opening is None or ST[c.last_bid.id] != ST[c.opening.id] or LV[call.id] != 3:
+        return call, why
+    game = bid(4, s)
+    if not c.legal(game):
+        return call, why
+    return game, (f"{c.f.lengths[s]} {SUIT_NAMES[s]} over their raise: game in partner's major "
+                  f"(Law of Total Tricks: 4M makes or saves their game), not {why.split(':')[-1].strip()}")
+
+
 @rule(AD)
 def advance_suit_overcall(c: Ctx):
     a = _partner_first_action(c)
@@ -264,12 +284,13 @@ def advance_suit_overcall(c: Ctx):
         if L >= 4 and sp <= 9 and f.shortest() <= 1 and not weak_jump:
             lv = c.cheapest_level(s) + 1
             if lv <= 3:
-                return bid(lv, s), f"4+ {SUIT_NAMES[s]}, weak: preemptive jump raise"
+                return _game_over_their_raise(c, s, bid(lv, s), f"4+ {SUIT_NAMES[s]}, weak: preemptive jump raise")
         # the simple raise from 8 support points, not 7 (issue 27, round nine: the overcall
         # is 8-16, so 7 opposite its minimum plays a level too high; passing it paid in
         # double-dummy IMPs on train and validation and made contracts)
         if 8 <= sp <= 10 and not weak_jump and room:
-            return c.cheapest(s), f"3+ {SUIT_NAMES[s]}, 8-10 support points: simple raise (7 passes opposite an overcall)"
+            return _game_over_their_raise(c, s, c.cheapest(s),
+                                          f"3+ {SUIT_NAMES[s]}, 8-10 support points: simple raise (7 passes opposite an overcall)")
     if t is not None and f.stoppers[t] and f.balanced:
         lv = c.cheapest_level(NT)
         if f.hcp >= 15 and lv <= 3:
