@@ -317,6 +317,13 @@ def advance_suit_overcall(c: Ctx):
             return cue, (f"{f.hcp} HCP, only {L} {SUIT_NAMES[s]}: cue bid of their suit, forcing "
                          "(a good hand without a fit; partner describes)")
     if c.last_bidder == 3:
+        # RHO raised past our simple raise (1D 1H 3D, 1S 2H 2S): with four trumps the Law
+        # of Total Tricks would compete at the three level; game instead, as above
+        cb = c.cheapest(s)
+        if cb is not None and L >= GAME_OVER_RAISE_TRUMPS:
+            call, why = _game_over_their_raise(c, s, cb, f"{L}-card support: compete at the three level")
+            if call != cb:
+                return call, why
         return None  # RHO bid: the general rules decide whether to compete
     return PASS, "nothing to add to partner's overcall"
 
