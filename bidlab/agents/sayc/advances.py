@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.evaluation import GAME_OVER_RAISE_TRUMPS
 from bidlab.agents.sayc.overcalls import _their_last_suit
 from bidlab.bridge.calls import DOUBLE, PASS
 
@@ -231,9 +232,6 @@ def advance_notrump_overcall(c: Ctx):
     return PASS, "weak: pass the 1NT overcall"
 
 
-GAME_OVER_RAISE_TRUMPS = 4  # advancer's trumps for the jump to 4M over their raise
-
-
 def _game_over_their_raise(c: Ctx, s: int, call, why: str):
     """Over their raise (1H 1S 2H), a three-level raise of partner's major with four or more
     trumps goes to game instead: with a fit of nine or more (ten when partner holds six) the
@@ -241,8 +239,14 @@ def _game_over_their_raise(c: Ctx, s: int, call, why: str):
     their game (Law of Total Tricks; a raise of an overcall is preemptive in SAYC practice).
     Issue 27, round thirty-six: train DD, sayc at all four seats, the three-level raise of
     advance_suit_overcall with 4+ trumps against 4M: about +2 IMPs a decision."""
+    a = _partner_first_action(c)
     if s not in MAJORS or c.f.lengths[s] < GAME_OVER_RAISE_TRUMPS or c.last_bidder != 3 \
             or c.opening is None or ST[c.last_bid.id] != ST[c.opening.id] or LV[call.id] != 3:
+        return call, why
+    if LV[c.opening.id] != 1 or a is None or not _direct_over_opening(c, a):
+        # over their weak two (2D 2S 3D) or a sandwich overcall (1C P 1D 2H 3C) the raise
+        # stays at three: 4M there lost in train DD (the overcall's fit and their
+        # strength are less known)
         return call, why
     game = bid(4, s)
     if not c.legal(game):
