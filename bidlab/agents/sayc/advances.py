@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.evaluation import GAME_OVER_RAISE_TRUMPS
 from bidlab.agents.sayc.overcalls import _their_last_suit
 from bidlab.bridge.calls import DOUBLE, PASS
 
@@ -231,6 +232,29 @@ def advance_notrump_overcall(c: Ctx):
     return PASS, "weak: pass the 1NT overcall"
 
 
+def _game_over_their_raise(c: Ctx, s: int, call, why: str):
+    """Over their raise (1H 1S 2H), a three-level raise of partner's major with four or more
+    trumps goes to game instead: with a fit of nine or more (ten when partner holds six) the
+    three level only pushes them to 4H, and 4M either makes or is a cheap sacrifice against
+    their game (Law of Total Tricks; a raise of an overcall is preemptive in SAYC practice).
+    Issue 27, round thirty-six: train DD, sayc at all four seats, the three-level raise of
+    advance_suit_overcall with 4+ trumps against 4M: about +2 IMPs a decision."""
+    a = _partner_first_action(c)
+    if s not in MAJORS or c.f.lengths[s] < GAME_OVER_RAISE_TRUMPS or c.last_bidder != 3 \
+            or c.opening is None or ST[c.last_bid.id] != ST[c.opening.id] or LV[call.id] != 3:
+        return call, why
+    if LV[c.opening.id] != 1 or a is None or not _direct_over_opening(c, a):
+        # over their weak two (2D 2S 3D) or a sandwich overcall (1C P 1D 2H 3C) the raise
+        # stays at three: 4M there lost in train DD (the overcall's fit and their
+        # strength are less known)
+        return call, why
+    game = bid(4, s)
+    if not c.legal(game):
+        return call, why
+    return game, (f"{c.f.lengths[s]} {SUIT_NAMES[s]} over their raise: game in partner's major "
+                  f"(Law of Total Tricks: 4M makes or saves their game), not {why.split(':')[-1].strip()}")
+
+
 @rule(AD)
 def advance_suit_overcall(c: Ctx):
     a = _partner_first_action(c)
@@ -264,12 +288,13 @@ def advance_suit_overcall(c: Ctx):
         if L >= 4 and sp <= 9 and f.shortest() <= 1 and not weak_jump:
             lv = c.cheapest_level(s) + 1
             if lv <= 3:
-                return bid(lv, s), f"4+ {SUIT_NAMES[s]}, weak: preemptive jump raise"
+                return _game_over_their_raise(c, s, bid(lv, s), f"4+ {SUIT_NAMES[s]}, weak: preemptive jump raise")
         # the simple raise from 8 support points, not 7 (issue 27, round nine: the overcall
         # is 8-16, so 7 opposite its minimum plays a level too high; passing it paid in
         # double-dummy IMPs on train and validation and made contracts)
         if 8 <= sp <= 10 and not weak_jump and room:
-            return c.cheapest(s), f"3+ {SUIT_NAMES[s]}, 8-10 support points: simple raise (7 passes opposite an overcall)"
+            return _game_over_their_raise(c, s, c.cheapest(s),
+                                          f"3+ {SUIT_NAMES[s]}, 8-10 support points: simple raise (7 passes opposite an overcall)")
     if t is not None and f.stoppers[t] and f.balanced:
         lv = c.cheapest_level(NT)
         if f.hcp >= 15 and lv <= 3:
@@ -296,6 +321,13 @@ def advance_suit_overcall(c: Ctx):
             return cue, (f"{f.hcp} HCP, only {L} {SUIT_NAMES[s]}: cue bid of their suit, forcing "
                          "(a good hand without a fit; partner describes)")
     if c.last_bidder == 3:
+        # RHO raised past our simple raise (1D 1H 3D, 1S 2H 2S): with four trumps the Law
+        # of Total Tricks would compete at the three level; game instead, as above
+        cb = c.cheapest(s)
+        if cb is not None and L >= GAME_OVER_RAISE_TRUMPS:
+            call, why = _game_over_their_raise(c, s, cb, f"{L}-card support: compete at the three level")
+            if call != cb:
+                return call, why
         return None  # RHO bid: the general rules decide whether to compete
     return PASS, "nothing to add to partner's overcall"
 

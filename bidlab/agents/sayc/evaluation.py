@@ -162,6 +162,13 @@ def suit_good_enough(suit_mask: int, level: int) -> bool:
 # ---- Law of Total Tricks -----------------------------------------------------------------------
 
 
+# Advancer's trumps in partner's overcalled major for game over their raise or their game:
+# with four, the fit is nine or ten cards and 4M makes or costs less than their game (issue
+# 27, round thirty-six: train DD, sayc at all four seats; the three-level raise and the pass
+# of their 4x both lost to 4M)
+GAME_OVER_RAISE_TRUMPS = 4
+
+
 def total_tricks_level(trumps: int) -> int:
     """The level the Law of Total Tricks makes safe to compete to with ``trumps`` between
     us: trumps minus six (an 8-card fit two, a 9-card fit three), never above seven."""

@@ -15,7 +15,12 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
-from bidlab.agents.sayc.evaluation import notrump_points, suit_quality, total_tricks_level
+from bidlab.agents.sayc.evaluation import (
+    GAME_OVER_RAISE_TRUMPS,
+    notrump_points,
+    suit_quality,
+    total_tricks_level,
+)
 from bidlab.agents.sayc.notrump import NT_SLAM
 from bidlab.agents.sayc.slam import agreed_suit, fit_slam_try, own_suit_slam_try, own_trump_suit
 from bidlab.bridge.calls import PASS
@@ -325,6 +330,16 @@ def rescue_with_long_suit(c: Ctx):
                 return cb, f"6+ {SUIT_NAMES[s]}, misfit: to play"
 
 
+def _advancer_over_their_game(c: Ctx, s: int, cb) -> bool:
+    """Not vulnerable, partner overcalled their opening in spades, I hold four or more and they
+    bid their game in hearts: 4S, one level above the Law's nine-card three, makes or costs
+    less than their game (issue 27, round thirty-six). Over their partscores (3x, 4C / 4D) and
+    3NT, and vulnerable, 4M lost in train DD and in the matches."""
+    return (not c.we_vul and s == 3 and NAMES[c.last_bid.id] == "4H" and NAMES[cb.id] == "4S" and c.opener in (1, 3)
+            and c.f.lengths[s] >= GAME_OVER_RAISE_TRUMPS and c.partner.bid_suits[:1] == [s]
+            and c.partner.min_len[s] >= 5)
+
+
 @rule(G)
 def compete_by_total_tricks(c: Ctx):
     """Law of Total Tricks: with an N-card fit, compete to the N - 6 level."""
@@ -347,6 +362,9 @@ def compete_by_total_tricks(c: Ctx):
         return None
     n, s = best
     cb = c.cheapest(s)
+    if cb is not None and _advancer_over_their_game(c, s, cb):
+        return cb, (f"{c.f.lengths[s]} {SUIT_NAMES[s]} opposite partner's overcall: 4{SUIT_NAMES[s][0].upper()} over "
+                    "their game (Law of Total Tricks: a nine- or ten-card fit; it makes or saves their game)")
     if cb is None or LV[cb.id] > min(total_tricks_level(n), 4):
         return None
     if s < 2 and LV[cb.id] == 4 and n < 11 and c.we_vul:
