@@ -197,7 +197,7 @@ def test_own_suit_slam_try_thresholds():
 # ---- the balance of power over their contract (issue 27 round thirty-one) ----------------------
 
 def test_balance_of_power_double_needs_more_strength_with_fewer_trumps():
-    from bidlab.agents.sayc.competitive import balance_of_power_needed
+    from bidlab.agents.sayc.penalty import balance_of_power_needed
 
     needs = [balance_of_power_needed(n) for n in range(14)]
     assert all(a >= b for a, b in zip(needs, needs[1:]))  # never less with fewer trumps
@@ -207,8 +207,8 @@ def test_balance_of_power_double_needs_more_strength_with_fewer_trumps():
 
 def test_balance_of_power_adds_partners_shown_minimum():
     from bidlab.agents.base import BiddingView
-    from bidlab.agents.sayc.competitive import balance_of_power
     from bidlab.agents.sayc.context import make_context
+    from bidlab.agents.sayc.penalty import balance_of_power
     from bidlab.bridge import Auction, Vulnerability
 
     a = Auction.parse("1D 1S 2C 2S P P", "N")  # South (responder) to act
@@ -235,7 +235,7 @@ def test_balance_of_power_adds_partners_shown_minimum():
     ],
 )
 def test_doubler_raise_scale(sp, answer_level, jump, reaches):
-    from bidlab.agents.sayc.competitive import doubler_raise_target
+    from bidlab.agents.sayc.defence_rebids import doubler_raise_target
 
     got = doubler_raise_target(sp, answer_level, jump)
     if reaches is None:

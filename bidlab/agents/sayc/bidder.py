@@ -23,9 +23,11 @@ from bidlab.agents.base import BiddingView, ViewPolicy
 # is the order of definition).
 from bidlab.agents.sayc import advances as _advances  # noqa: F401
 from bidlab.agents.sayc import competitive as _competitive  # noqa: F401
+from bidlab.agents.sayc import defence_rebids as _defence_rebids  # noqa: F401
 from bidlab.agents.sayc import notrump as _notrump  # noqa: F401
 from bidlab.agents.sayc import openings as _openings  # noqa: F401
 from bidlab.agents.sayc import overcalls as _overcalls  # noqa: F401
+from bidlab.agents.sayc import penalty as _penalty  # noqa: F401
 from bidlab.agents.sayc import placement as _placement  # noqa: F401
 from bidlab.agents.sayc import rebids as _rebids  # noqa: F401
 from bidlab.agents.sayc import responses as _responses  # noqa: F401
