@@ -242,3 +242,18 @@ def test_doubler_raise_scale(sp, answer_level, jump, reaches):
         assert got == 0
     else:
         assert min(got, 4) == reaches  # callers cap the raise at game
+
+
+def test_values_double_is_read_as_its_strength():
+    from bidlab.agents.base import BiddingView
+    from bidlab.agents.sayc.context import make_context
+    from bidlab.agents.sayc.evaluation import VALUES_DOUBLE_HCP
+    from bidlab.bridge import Auction, Vulnerability
+
+    hand = Hand.parse("Q62.T853.Q5.A974")
+    # opener's double after my 1NT response: partner (opener) reads VALUES_DOUBLE_HCP+
+    a = Auction.parse("1D 1H 1NT 2H X P", "N")
+    plain = Auction.parse("1D 1H 1NT 2H P P", "N")
+    c = make_context(BiddingView(a.to_act, hand, a, Vulnerability.NONE))
+    c0 = make_context(BiddingView(plain.to_act, hand, plain, Vulnerability.NONE))
+    assert c.partner.min_hcp >= VALUES_DOUBLE_HCP > c0.partner.min_hcp

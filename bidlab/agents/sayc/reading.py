@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bidlab.agents.sayc.evaluation import VALUES_DOUBLE_HCP
 from bidlab.bridge.calls import Call
 
 NT = 4
@@ -400,6 +401,11 @@ def _read_double(t: _Turn) -> None:
                     s.length(su, 3)
     elif t.by_responder and t.first_action:
         s.limit(6, 37)  # negative double
+    elif t.by_opener and last_bid is not None and ST[last_bid.id] < NT and LV[last_bid.id] == 2 \
+            and [(LV[x.id], ST[x.id]) for x in t.per_seat[t.partner_rel] if x.id >= 3] == [(1, NT)]:
+        # opener's competitive (values) double over their two-level bid after partner's 1NT
+        # response (``penalty.values_double``): VALUES_DOUBLE_HCP+, short in their suit
+        s.limit(VALUES_DOUBLE_HCP, 37)
 
 
 # -- bids ---------------------------------------------------------------------------------------
