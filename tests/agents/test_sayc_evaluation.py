@@ -244,10 +244,17 @@ def test_doubler_raise_scale(sp, answer_level, jump, reaches):
         assert min(got, 4) == reaches  # callers cap the raise at game
 
 
+def test_doubler_second_double_needs_more_at_the_three_level():
+    from bidlab.agents.sayc.evaluation import doubler_second_double_hcp
+
+    two, three = doubler_second_double_hcp(2), doubler_second_double_hcp(3)
+    assert 12 < two < three  # extras over the first double's opening values; more to push partner a level higher
+
+
 def test_values_double_is_read_as_its_strength():
     from bidlab.agents.base import BiddingView
     from bidlab.agents.sayc.context import make_context
-    from bidlab.agents.sayc.evaluation import VALUES_DOUBLE_HCP
+    from bidlab.agents.sayc.evaluation import VALUES_DOUBLE_HCP, doubler_second_double_hcp
     from bidlab.bridge import Auction, Vulnerability
 
     hand = Hand.parse("Q62.T853.Q5.A974")
@@ -257,3 +264,7 @@ def test_values_double_is_read_as_its_strength():
     c = make_context(BiddingView(a.to_act, hand, a, Vulnerability.NONE))
     c0 = make_context(BiddingView(plain.to_act, hand, plain, Vulnerability.NONE))
     assert c.partner.min_hcp >= VALUES_DOUBLE_HCP > c0.partner.min_hcp
+    # the takeout doubler's second double over their three-level raise
+    b = Auction.parse("1D X 2D P 3D X P", "N")
+    cb = make_context(BiddingView(b.to_act, hand, b, Vulnerability.NONE))
+    assert cb.partner.min_hcp >= doubler_second_double_hcp(3)

@@ -3,17 +3,25 @@
 Two judgements, each calibrated double dummy on the train deals (issue 27): the count of
 defensive tricks (:func:`penalty_double`, rounds two, ten and seventeen) and the
 partnership's balance of power over their suit contract after our opening
-(:func:`balance_of_power_action`, round thirty-one). Opener's competitive double for values after
-partner's 1NT response (:func:`values_double`, round thirty-seven), which partner answers as
-a takeout double, calibrated the same way; it lives here because it is weighed, like the
-balance of power, after the placement rules and before the settling pass. Split out of :mod:`~bidlab.agents.sayc.competitive` (issue 27).
+(:func:`balance_of_power_action`, round thirty-one). Two doubles for values that partner
+answers as takeout doubles, not penalties, calibrated the same way (round thirty-seven):
+opener's competitive double after partner's 1NT response (:func:`values_double`) and the
+takeout doubler's second double (:func:`doubler_second_double`); they live here because they
+are weighed, like the balance of power, after the placement rules and before the settling
+pass. Split out of :mod:`~bidlab.agents.sayc.competitive` (issue 27).
 """
 
 from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
-from bidlab.agents.sayc.evaluation import VALUES_DOUBLE_HCP, VALUES_DOUBLE_SHORT, quick_tricks
+from bidlab.agents.sayc.evaluation import (
+    DOUBLER_SECOND_DOUBLE_SHORT,
+    VALUES_DOUBLE_HCP,
+    VALUES_DOUBLE_SHORT,
+    doubler_second_double_hcp,
+    quick_tricks,
+)
 from bidlab.bridge.calls import DOUBLE
 
 PEN = "penalty"
@@ -174,3 +182,29 @@ def values_double(c: Ctx):
     return DOUBLE, (f"{f.hcp} HCP opposite partner's 1NT response and {f.lengths[t]} of their {SUIT_NAMES[t]}: "
                     f"competitive (values) double, {VALUES_DOUBLE_HCP}+ short in their suit, rather than sell out "
                     "(no fit known; partner passes with length and honours in their suit, else bids)")
+
+
+@rule(PEN)
+def doubler_second_double(c: Ctx):
+    """I made a takeout double, partner has not bid, and they bid again in their suit(s):
+    with two or fewer in each of their suits and doubler_second_double_hcp(level)+, double
+    again, still for takeout ("the doubler's second double shows extras"). Partner answers
+    it as a takeout double (``advance.advance_takeout_double``) and reads it as that
+    strength (:mod:`~bidlab.agents.sayc.reading`). Without it the doubler passed with up to
+    21 HCP short in their suit and their partscore played (issue 27, round thirty-seven).
+    In the penalty group, after the doubler's suit and notrump rebids and the placement
+    rules."""
+    mine = [x for x in c.my_calls if x.id]
+    if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3) or any(x.id for x in c.partner_calls):
+        return None
+    if c.last_bidder not in (1, 3) or c.doubled or c.last_bid is None:
+        return None
+    lv, t = LV[c.last_bid.id], ST[c.last_bid.id]
+    if t == NT or t not in c.their_suits or lv not in (2, 3):
+        return None
+    f = c.f
+    need = doubler_second_double_hcp(lv)
+    if any(f.lengths[s] > DOUBLER_SECOND_DOUBLE_SHORT for s in c.their_suits) or f.hcp < need:
+        return None
+    return DOUBLE, (f"{f.hcp} HCP, {f.lengths[t]} of their {SUIT_NAMES[t]} and partner silent: the takeout doubler "
+                    f"doubles again over their {lv}-level bid ({need}+ there, short in their suits) rather than sell out")
