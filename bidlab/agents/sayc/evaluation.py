@@ -172,9 +172,9 @@ GAME_OVER_RAISE_TRUMPS = 4
 # Opener's competitive (values) double after partner's 1NT response and their two-level
 # suit bid (``penalty.values_double``): from 14 HCP with a singleton or void in their suit,
 # as the reopening double when partner passed. Train DD (issue 27, round thirty-seven; sayc
-# at all four seats against the pass): 14 HCP +1.5 IMPs a decision, 15 +1.0, 16-19 +3.3;
-# 12-13 and a doubleton (+0.8 at 16+, -1.0 at 15) do not pay, nor the same double after a
-# new suit or a raise by partner (-0.9 a decision on 70) or over their three-level bid.
+# at all four seats against the pass): 14 HCP +1.5 IMPs a decision, 15 +1.0, 16-19 +3.8;
+# 12-13 (-0.4) and a doubleton (+0.4 at 15-18) do not pay, nor the same double after a new
+# suit or a raise by partner (-1.6 a decision on 117) or over their three-level bid.
 VALUES_DOUBLE_HCP = 14
 VALUES_DOUBLE_SHORT = 1
 
