@@ -242,3 +242,29 @@ def test_doubler_raise_scale(sp, answer_level, jump, reaches):
         assert got == 0
     else:
         assert min(got, 4) == reaches  # callers cap the raise at game
+
+
+def test_doubler_second_double_needs_more_at_the_three_level():
+    from bidlab.agents.sayc.evaluation import doubler_second_double_hcp
+
+    two, three = doubler_second_double_hcp(2), doubler_second_double_hcp(3)
+    assert 12 < two < three  # extras over the first double's opening values; more to push partner a level higher
+
+
+def test_values_double_is_read_as_its_strength():
+    from bidlab.agents.base import BiddingView
+    from bidlab.agents.sayc.context import make_context
+    from bidlab.agents.sayc.evaluation import VALUES_DOUBLE_HCP, doubler_second_double_hcp
+    from bidlab.bridge import Auction, Vulnerability
+
+    hand = Hand.parse("Q62.T853.Q5.A974")
+    # opener's double after my 1NT response: partner (opener) reads VALUES_DOUBLE_HCP+
+    a = Auction.parse("1D 1H 1NT 2H X P", "N")
+    plain = Auction.parse("1D 1H 1NT 2H P P", "N")
+    c = make_context(BiddingView(a.to_act, hand, a, Vulnerability.NONE))
+    c0 = make_context(BiddingView(plain.to_act, hand, plain, Vulnerability.NONE))
+    assert c.partner.min_hcp >= VALUES_DOUBLE_HCP > c0.partner.min_hcp
+    # the takeout doubler's second double over their three-level raise
+    b = Auction.parse("1D X 2D P 3D X P", "N")
+    cb = make_context(BiddingView(b.to_act, hand, b, Vulnerability.NONE))
+    assert cb.partner.min_hcp >= doubler_second_double_hcp(3)

@@ -169,6 +169,30 @@ def suit_good_enough(suit_mask: int, level: int) -> bool:
 GAME_OVER_RAISE_TRUMPS = 4
 
 
+# Opener's competitive (values) double after partner's 1NT response and their two-level
+# suit bid (``penalty.values_double``): from 14 HCP with a singleton or void in their suit,
+# as the reopening double when partner passed. Train DD (issue 27, round thirty-seven; sayc
+# at all four seats against the pass): 14 HCP +1.5 IMPs a decision, 15 +1.0, 16-19 +3.8;
+# 12-13 (-0.4) and a doubleton (+0.4 at 15-18) do not pay, nor the same double after a new
+# suit or a raise by partner (-1.6 a decision on 117) or over their three-level bid.
+VALUES_DOUBLE_HCP = 14
+VALUES_DOUBLE_SHORT = 1
+
+
+# The takeout doubler's second double when partner has not bid and they bid again
+# (``penalty.doubler_second_double``): two or fewer in each of their suits. Train DD (issue
+# 27, round thirty-seven; sayc at all four seats against the pass): over their two-level bid
+# 14-20 HCP +2.3 IMPs a decision (12 -2.4); over their three-level bid 18+ +3.3 (15-17 even or
+# worse, 12-14 -1.2); once partner has bid the same double lost at every strength (-4 a decision).
+DOUBLER_SECOND_DOUBLE_SHORT = 2
+_DOUBLER_SECOND_DOUBLE_HCP = {2: 14, 3: 18}
+
+
+def doubler_second_double_hcp(level: int) -> int:
+    """HCP the takeout doubler needs to double again over their bid at ``level`` (2 or 3)."""
+    return _DOUBLER_SECOND_DOUBLE_HCP[level]
+
+
 def total_tricks_level(trumps: int) -> int:
     """The level the Law of Total Tricks makes safe to compete to with ``trumps`` between
     us: trumps minus six (an 8-card fit two, a 9-card fit three), never above seven."""

@@ -3,15 +3,25 @@
 Two judgements, each calibrated double dummy on the train deals (issue 27): the count of
 defensive tricks (:func:`penalty_double`, rounds two, ten and seventeen) and the
 partnership's balance of power over their suit contract after our opening
-(:func:`balance_of_power_action`, round thirty-one). Split out of
-:mod:`~bidlab.agents.sayc.competitive` (issue 27).
+(:func:`balance_of_power_action`, round thirty-one). Two doubles for values that partner
+answers as takeout doubles, not penalties, calibrated the same way (round thirty-seven):
+opener's competitive double after partner's 1NT response (:func:`values_double`) and the
+takeout doubler's second double (:func:`doubler_second_double`); they live here because they
+are weighed, like the balance of power, after the placement rules and before the settling
+pass. Split out of :mod:`~bidlab.agents.sayc.competitive` (issue 27).
 """
 
 from __future__ import annotations
 
-from bidlab.agents.sayc.context import LV, NT, ST, SUIT_NAMES, Ctx
+from bidlab.agents.sayc.context import LV, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
-from bidlab.agents.sayc.evaluation import quick_tricks
+from bidlab.agents.sayc.evaluation import (
+    DOUBLER_SECOND_DOUBLE_SHORT,
+    VALUES_DOUBLE_HCP,
+    VALUES_DOUBLE_SHORT,
+    doubler_second_double_hcp,
+    quick_tricks,
+)
 from bidlab.bridge.calls import DOUBLE
 
 PEN = "penalty"
@@ -142,3 +152,59 @@ def balance_of_power_action(c: Ctx):
     return cb, (f"{known}+ HCP between us ({opened}; balance of power: {BALANCE_OF_POWER_COMPETE_HCP}+), {n} of their "
                 f"{SUIT_NAMES[t]} and {'an' if fit in (8, 11) else 'a'} {fit}-card {SUIT_NAMES[s]} fit: competes rather than "
                 f"sell out (Law of Total Tricks: short in their suit, our fit plays and theirs is long)")
+
+
+@rule(PEN)
+def values_double(c: Ctx):
+    """I opened one of a suit, partner responded 1NT (6-10, no fit shown), and they bid a
+    suit at the two level: short in their suit (VALUES_DOUBLE_SHORT) with
+    VALUES_DOUBLE_HCP+, double for values ("competitive double", cooperative). Partner
+    answers it as my takeout double (:func:`~bidlab.agents.sayc.competitive._answer_partners_double`:
+    passes with length and honours in their suit, else bids a suit or notrump), and reads it
+    as VALUES_DOUBLE_HCP+ (:mod:`~bidlab.agents.sayc.reading`). Without it opener passed
+    with up to 19 HCP and a singleton in their suit (no fit known, two trumps below the
+    balance-of-power double's 26), and their partscore played (issue 27, round thirty-seven:
+    1D 1H 1NT 2H with 18 HCP). Here, after the placement rules, so that a game they find
+    comes first."""
+    if c.opener != 0 or LV[c.opening.id] != 1 or ST[c.opening.id] == NT:
+        return None
+    if c.last_bidder not in (1, 3) or c.doubled or c.last_bid is None or any(x.is_double for x in c.my_calls):
+        return None
+    pbids = [x for x in c.partner_calls if x.id >= 3]
+    if len(pbids) != 1 or pbids[0].id != bid(1, NT).id or len([x for x in c.my_calls if x.id]) != 1:
+        return None
+    lv, t = LV[c.last_bid.id], ST[c.last_bid.id]
+    if t == NT or t not in c.their_suits or t in c.our_suits or lv != 2:
+        return None
+    f = c.f
+    if f.lengths[t] > VALUES_DOUBLE_SHORT or f.hcp < VALUES_DOUBLE_HCP:
+        return None
+    return DOUBLE, (f"{f.hcp} HCP opposite partner's 1NT response and {f.lengths[t]} of their {SUIT_NAMES[t]}: "
+                    f"competitive (values) double, {VALUES_DOUBLE_HCP}+ short in their suit, rather than sell out "
+                    "(no fit known; partner passes with length and honours in their suit, else bids)")
+
+
+@rule(PEN)
+def doubler_second_double(c: Ctx):
+    """I made a takeout double, partner has not bid, and they bid again in their suit(s):
+    with two or fewer in each of their suits and doubler_second_double_hcp(level)+, double
+    again, still for takeout ("the doubler's second double shows extras"). Partner answers
+    it as a takeout double (``advance.advance_takeout_double``) and reads it as that
+    strength (:mod:`~bidlab.agents.sayc.reading`). Without it the doubler passed with up to
+    21 HCP short in their suit and their partscore played (issue 27, round thirty-seven).
+    In the penalty group, after the doubler's suit and notrump rebids and the placement
+    rules."""
+    mine = [x for x in c.my_calls if x.id]
+    if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3) or any(x.id for x in c.partner_calls):
+        return None
+    if c.last_bidder not in (1, 3) or c.doubled or c.last_bid is None:
+        return None
+    lv, t = LV[c.last_bid.id], ST[c.last_bid.id]
+    if t == NT or t not in c.their_suits or lv not in (2, 3):
+        return None
+    f = c.f
+    need = doubler_second_double_hcp(lv)
+    if any(f.lengths[s] > DOUBLER_SECOND_DOUBLE_SHORT for s in c.their_suits) or f.hcp < need:
+        return None
+    return DOUBLE, (f"{f.hcp} HCP, {f.lengths[t]} of their {SUIT_NAMES[t]} and partner silent: the takeout doubler "
+                    f"doubles again over their {lv}-level bid ({need}+ there, short in their suits) rather than sell out")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bidlab.agents.sayc.evaluation import VALUES_DOUBLE_HCP, doubler_second_double_hcp
 from bidlab.bridge.calls import Call
 
 NT = 4
@@ -398,8 +399,18 @@ def _read_double(t: _Turn) -> None:
             for su in MAJORS:
                 if su != ST[last_bid.id]:
                     s.length(su, 3)
+    elif t.by_defender and last_bid is not None and ST[last_bid.id] < NT and LV[last_bid.id] in (2, 3) \
+            and [x.id for x in t.per_seat[t.rel] if x.id] == [1] and not any(x.id for x in t.per_seat[t.partner_rel]):
+        # the takeout doubler doubles again over their bid, partner silent
+        # (``penalty.doubler_second_double``): extras for the level
+        s.limit(doubler_second_double_hcp(LV[last_bid.id]), 37)
     elif t.by_responder and t.first_action:
         s.limit(6, 37)  # negative double
+    elif t.by_opener and last_bid is not None and ST[last_bid.id] < NT and LV[last_bid.id] == 2 \
+            and [(LV[x.id], ST[x.id]) for x in t.per_seat[t.partner_rel] if x.id >= 3] == [(1, NT)]:
+        # opener's competitive (values) double over their two-level bid after partner's 1NT
+        # response (``penalty.values_double``): VALUES_DOUBLE_HCP+, short in their suit
+        s.limit(VALUES_DOUBLE_HCP, 37)
 
 
 # -- bids ---------------------------------------------------------------------------------------
