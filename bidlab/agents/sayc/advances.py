@@ -232,9 +232,9 @@ def advance_notrump_overcall(c: Ctx):
     return PASS, "weak: pass the 1NT overcall"
 
 
-def _game_over_their_raise(c: Ctx, s: int, call, why: str):
+def _game_over_their_raise(c: Ctx, s: int, call, why: str, instead: str):
     """Over their raise (1H 1S 2H), a three-level raise of partner's major with four or more
-    trumps goes to game instead: with a fit of nine or more (ten when partner holds six) the
+    trumps goes to game instead (``instead`` names the raise it replaces, for the explanation): with a fit of nine or more (ten when partner holds six) the
     three level only pushes them to 4H, and 4M either makes or is a cheap sacrifice against
     their game (Law of Total Tricks; a raise of an overcall is preemptive in SAYC practice).
     Issue 27, round thirty-six: train DD, sayc at all four seats, the three-level raise of
@@ -252,7 +252,7 @@ def _game_over_their_raise(c: Ctx, s: int, call, why: str):
     if not c.legal(game):
         return call, why
     return game, (f"{c.f.lengths[s]} {SUIT_NAMES[s]} over their raise: game in partner's major "
-                  f"(Law of Total Tricks: 4M makes or saves their game), not {why.split(':')[-1].strip()}")
+                  f"(Law of Total Tricks: 4M makes or saves their game), not {instead}")
 
 
 @rule(AD)
@@ -288,13 +288,15 @@ def advance_suit_overcall(c: Ctx):
         if L >= 4 and sp <= 9 and f.shortest() <= 1 and not weak_jump:
             lv = c.cheapest_level(s) + 1
             if lv <= 3:
-                return _game_over_their_raise(c, s, bid(lv, s), f"4+ {SUIT_NAMES[s]}, weak: preemptive jump raise")
+                return _game_over_their_raise(c, s, bid(lv, s), f"4+ {SUIT_NAMES[s]}, weak: preemptive jump raise",
+                                              "preemptive jump raise")
         # the simple raise from 8 support points, not 7 (issue 27, round nine: the overcall
         # is 8-16, so 7 opposite its minimum plays a level too high; passing it paid in
         # double-dummy IMPs on train and validation and made contracts)
         if 8 <= sp <= 10 and not weak_jump and room:
             return _game_over_their_raise(c, s, c.cheapest(s),
-                                          f"3+ {SUIT_NAMES[s]}, 8-10 support points: simple raise (7 passes opposite an overcall)")
+                                          f"3+ {SUIT_NAMES[s]}, 8-10 support points: simple raise (7 passes opposite an overcall)",
+                                          "simple raise (7 passes opposite an overcall)")
     if t is not None and f.stoppers[t] and f.balanced:
         lv = c.cheapest_level(NT)
         if f.hcp >= 15 and lv <= 3:
@@ -325,7 +327,8 @@ def advance_suit_overcall(c: Ctx):
         # of Total Tricks would compete at the three level; game instead, as above
         cb = c.cheapest(s)
         if cb is not None and L >= GAME_OVER_RAISE_TRUMPS:
-            call, why = _game_over_their_raise(c, s, cb, f"{L}-card support: compete at the three level")
+            call, why = _game_over_their_raise(c, s, cb, f"{L}-card support: compete at the three level",
+                                               "compete at the three level")
             if call != cb:
                 return call, why
         return None  # RHO bid: the general rules decide whether to compete

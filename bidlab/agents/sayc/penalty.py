@@ -135,8 +135,8 @@ def balance_of_power_action(c: Ctx):
     known = balance_of_power(c)
     n = c.f.lengths[t]
     need = balance_of_power_needed(n)
+    opened = "we opened" if we_opened else "they opened, we came in"
     if known >= need:
-        opened = "we opened" if we_opened else "they opened, we came in"
         return DOUBLE, (f"{known}+ HCP between us ({opened}), {n} of their {SUIT_NAMES[t]} (balance of power: {need}+ with "
                         f"{n} trumps): penalty double of their contract")
     if n > 2 or known < BALANCE_OF_POWER_COMPETE_HCP:
@@ -148,7 +148,6 @@ def balance_of_power_action(c: Ctx):
     cb = c.cheapest(s)
     if cb is None or LV[cb.id] > 3:
         return None
-    opened = "we opened" if we_opened else "they opened, we came in"
     return cb, (f"{known}+ HCP between us ({opened}; balance of power: {BALANCE_OF_POWER_COMPETE_HCP}+), {n} of their "
                 f"{SUIT_NAMES[t]} and {'an' if fit in (8, 11) else 'a'} {fit}-card {SUIT_NAMES[s]} fit: competes rather than "
                 f"sell out (Law of Total Tricks: short in their suit, our fit plays and theirs is long)")
