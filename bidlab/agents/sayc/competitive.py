@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.evaluation import FREE_BID_SIX_CARD_MAJOR_HCP, long_suit_response
 from bidlab.agents.sayc.overcalls import (
     _their_last_suit,
 )
@@ -254,6 +255,9 @@ def new_suit_after_interference(c: Ctx):
         return None
     f = c.f
     o = ST[c.opening.id]
+    # responder's first turn, their suit overcall directly over partner's opening (not a
+    # double): where the light bids below were measured
+    overcalled = not c.my_calls and c.last_bidder == 3 and not c.doubled and _their_last_suit(c) is not None
     for s in sorted(range(4), key=lambda x: (-f.lengths[x], -x)):
         if s == o or s in c.their_suits:
             continue
@@ -262,8 +266,19 @@ def new_suit_after_interference(c: Ctx):
             continue
         if LV[cb.id] == 1 and f.lengths[s] >= 4 and f.hcp >= 6:
             return cb, f"6+ HCP, 4+ {SUIT_NAMES[s]}: new suit at the one level"
+        if LV[cb.id] == 1 and overcalled and long_suit_response(f.hcp, f.lengths[s]):
+            # the light one-level response with a six-card suit, as uncontested
+            return cb, (f"{f.hcp} HCP, {f.lengths[s]} {SUIT_NAMES[s]}: a six-card suit makes up for high "
+                        "cards (judgement), light new suit at the one level over their overcall")
         if LV[cb.id] == 2 and f.lengths[s] >= 5 and f.hcp >= 10:
             return cb, f"10+ HCP, 5+ {SUIT_NAMES[s]}: new suit at the two level, forcing"
+        if (LV[cb.id] == 2 and s in MAJORS and f.lengths[s] >= 6 and f.hcp >= FREE_BID_SIX_CARD_MAJOR_HCP
+                and overcalled and LV[c.last_bid.id] == 2):
+            # over their two-level overcall a six-card major is bid on less than the 10
+            # HCP of a forcing free bid: passing sold out to their overcall where the major
+            # made (issue 27, round thirty-nine, train DD)
+            return cb, (f"{f.hcp} HCP, {f.lengths[s]} {SUIT_NAMES[s]}: free bid of a six-card major "
+                        f"over their two-level overcall ({FREE_BID_SIX_CARD_MAJOR_HCP}+ HCP, judgement)")
         if LV[cb.id] == 3 and f.lengths[s] >= 5 and f.hcp >= 11 and c.last_bidder == 3:
             # over their two-level (jump) overcall a five-card suit with game values is bid
             # at the three level, forcing (SAYC "Competitive bidding": a new suit by an
