@@ -18,7 +18,11 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
-from bidlab.agents.sayc.evaluation import FREE_BID_SIX_CARD_MAJOR_HCP, long_suit_response
+from bidlab.agents.sayc.evaluation import (
+    FREE_BID_SIX_CARD_MAJOR_HCP,
+    MINOR_RAISE_IN_COMPETITION_LENGTH,
+    long_suit_response,
+)
 from bidlab.agents.sayc.overcalls import (
     _their_last_suit,
 )
@@ -284,6 +288,24 @@ def new_suit_after_interference(c: Ctx):
             # at the three level, forcing (SAYC "Competitive bidding": a new suit by an
             # unpassed responder forces); passing it sold out to their overcall
             return cb, f"{f.hcp} HCP, 5+ {SUIT_NAMES[s]}: new suit at the three level over their overcall, forcing"
+    return None
+
+
+@rule(CR)
+def minor_raise_in_competition(c: Ctx):
+    """Responder's first call after their overcall or double, when nothing above fits: raise
+    partner's minor to two with four cards and 6-10 points (``raise_in_competition`` asks
+    five). Passing sold out to their partscore where our minor fit competed or made
+    (``evaluation.MINOR_RAISE_IN_COMPETITION_LENGTH``, issue 27 round thirty-nine, train DD)."""
+    if not _partner_opened_one_suit(c) or c.my_calls or c.last_bidder not in (1, 3) and not c.doubled:
+        return None
+    s = ST[c.opening.id]
+    if s in MAJORS or c.f.lengths[s] < MINOR_RAISE_IN_COMPETITION_LENGTH:
+        return None
+    cb = c.cheapest(s)
+    if 6 <= c.f.support_points(s) <= 10 and cb is not None and LV[cb.id] == 2:
+        return cb, (f"{c.f.lengths[s]} {SUIT_NAMES[s]}, 6-10 points: raise partner's minor in competition "
+                    "(four cards compete once they bid, judgement)")
     return None
 
 

@@ -187,6 +187,15 @@ def long_suit_response(hcp: int, length: int) -> bool:
 FREE_BID_SIX_CARD_MAJOR_HCP = 6
 
 
+# Responder's raise of partner's minor after their overcall or double (1D (1S) 2D, 1C (X)
+# 2C) with 6-10 points: four cards are enough at the two level (they were five; 1D is four
+# cards bar 4-4-3-2, 1C three or more). Issue 27, round thirty-nine, train DD (sayc at all
+# four seats, the raise forced where responder passed): 1D with four +1.06 IMPs a decision
+# (494; over a one-level overcall +1.57, over 1NT +2.7, over the double +0.8, over a two-level
+# overcall +0.1), 1C with four +2.0 (214).
+MINOR_RAISE_IN_COMPETITION_LENGTH = 4
+
+
 # ---- Law of Total Tricks -----------------------------------------------------------------------
 
 
