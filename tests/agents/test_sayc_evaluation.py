@@ -284,3 +284,12 @@ def test_long_suit_response_trades_length_for_high_cards():
     assert not long_suit_response(LONG_SUIT_RESPONSE_HCP - 1, LONG_SUIT_RESPONSE_LENGTH)
     assert not long_suit_response(5, LONG_SUIT_RESPONSE_LENGTH - 1)  # five cards lost in the matches
 
+
+
+def test_light_major_raise_needs_four_trumps():
+    from bidlab.agents.sayc.evaluation import LIGHT_RAISE_HCP, LIGHT_RAISE_TRUMPS, light_major_raise
+
+    assert LIGHT_RAISE_HCP < 6  # below the booklet's response minimum
+    assert light_major_raise(LIGHT_RAISE_HCP, LIGHT_RAISE_TRUMPS)
+    assert not light_major_raise(LIGHT_RAISE_HCP - 1, LIGHT_RAISE_TRUMPS)
+    assert not light_major_raise(5, 3)  # three trumps: flat in the four matches

@@ -178,6 +178,21 @@ def long_suit_response(hcp: int, length: int) -> bool:
     return hcp >= LONG_SUIT_RESPONSE_HCP and length >= LONG_SUIT_RESPONSE_LENGTH
 
 
+# Responder's light single raise of partner's one of a major, uncontested, below the 6 HCP
+# of a response: four trumps from 3 HCP. Issue 27, round thirty-nine: train DD, sayc at all
+# four seats, 2M forced where responder passed: four trumps +1.6 / +3.2 / +1.4 IMPs a
+# decision at 3 / 4 / 5 HCP (222), five trumps +3.3 (43). Three trumps paid less (+0.8 / +0.7
+# at 4 / 5 HCP, -0.5 at 3) and with them the four matches were flat (sum 0.000); over their
+# overcall or double the raise did not pay (-0.05 a decision on 486).
+LIGHT_RAISE_HCP = 3
+LIGHT_RAISE_TRUMPS = 4
+
+
+def light_major_raise(hcp: int, trumps: int) -> bool:
+    """Whether ``hcp`` and ``trumps`` in partner's major are worth the light single raise (above)."""
+    return trumps >= LIGHT_RAISE_TRUMPS and hcp >= LIGHT_RAISE_HCP
+
+
 # Responder's free bid of a six-card major at the two level over their two-level overcall
 # (1C (2D) 2S, SAYC reads a two-level new suit as 10+ and forcing): from 6 HCP the major
 # pays. Issue 27, round thirty-nine, train DD (sayc at all four seats, forced where responder

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
-from bidlab.agents.sayc.evaluation import long_suit_response
+from bidlab.agents.sayc.evaluation import light_major_raise, long_suit_response
 from bidlab.bridge.calls import PASS
 
 G = "response"
@@ -34,6 +34,21 @@ def _preemptive_raise_hand(c: Ctx) -> bool:
     """A weak hand with five of opener's major and shortness: the preemptive raise to game."""
     s = _opening_suit(c)
     return s in MAJORS and c.f.lengths[s] >= 5 and c.f.shortest() <= 1 and c.f.hcp >= 3
+
+
+@rule(G)
+def light_single_raise(c: Ctx):
+    """Below 6 HCP a trump fit still raises partner's major to two: four trumps from 3 HCP
+    (``evaluation.light_major_raise``). The fit takes the two level from the
+    opponents and is the partscore partner's game try needs; passing sold out or missed the
+    game (issue 27, round thirty-nine, calibrated on train DD deals)."""
+    if not _is_one_suit_opening(c) or c.f.hcp >= 6 or _preemptive_raise_hand(c):
+        return None
+    s = _opening_suit(c)
+    if s in MAJORS and light_major_raise(c.f.hcp, c.f.lengths[s]):
+        return bid(2, s), (f"{c.f.hcp} HCP, {c.f.lengths[s]} {SUIT_NAMES[s]}: light single raise, the trump "
+                           "fit makes up for high cards (judgement)")
+    return None
 
 
 @rule(G)
