@@ -166,7 +166,7 @@ def suit_good_enough(suit_mask: int, level: int) -> bool:
 # over their one-level overcall): a six-card suit makes up for the missing high cards from 4
 # HCP. Issue 27, round thirty-nine: train DD, sayc at all four seats, the one-level bid forced
 # where responder passed: uncontested 4 HCP with six +0.99 IMPs a decision (129), 5 with six
-# +1.47 (132), 4-5 with seven +2.1 (50); over their one-level overcall 4-5 HCP with six +1.3
+# +1.47 (132), 4-5 with seven +2.2 (50); over their one-level overcall 4-5 HCP with six +1.3
 # (78). Five cards paid less (uncontested 5 HCP +0.46 on 477, 4 HCP -0.33) and lost in the
 # four matches (-92 IMPs on 71 boards), 3 HCP lost with five or six.
 LONG_SUIT_RESPONSE_HCP = 4
@@ -197,7 +197,7 @@ def light_major_raise(hcp: int, trumps: int) -> bool:
 # (1C (2D) 2S, SAYC reads a two-level new suit as 10+ and forcing): from 6 HCP the major
 # pays. Issue 27, round thirty-nine, train DD (sayc at all four seats, forced where responder
 # passed): 6-9 HCP with six or more +1.3 IMPs a decision (207; 6 HCP +0.9, 9 HCP +2.6); a
-# five-card major there lost (-0.6 at 6-7 HCP) and so did a six-card major over their
+# five-card major there lost (-0.9 at 6-7 HCP) and so did a six-card major over their
 # one-level overcall (1D (1S) 2H: -1.5, 66), where the suit is bid below their level.
 FREE_BID_SIX_CARD_MAJOR_HCP = 6
 
