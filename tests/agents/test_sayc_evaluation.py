@@ -268,3 +268,28 @@ def test_values_double_is_read_as_its_strength():
     b = Auction.parse("1D X 2D P 3D X P", "N")
     cb = make_context(BiddingView(b.to_act, hand, b, Vulnerability.NONE))
     assert cb.partner.min_hcp >= doubler_second_double_hcp(3)
+
+
+def test_long_suit_response_trades_length_for_high_cards():
+    from bidlab.agents.sayc.evaluation import (
+        LONG_SUIT_RESPONSE_HCP,
+        LONG_SUIT_RESPONSE_LENGTH,
+        long_suit_response,
+    )
+
+    # below the booklet's 6 points: the light response needs both the length and the floor
+    assert LONG_SUIT_RESPONSE_HCP < 6 and LONG_SUIT_RESPONSE_LENGTH > 5
+    assert long_suit_response(LONG_SUIT_RESPONSE_HCP, LONG_SUIT_RESPONSE_LENGTH)
+    assert long_suit_response(LONG_SUIT_RESPONSE_HCP, LONG_SUIT_RESPONSE_LENGTH + 1)
+    assert not long_suit_response(LONG_SUIT_RESPONSE_HCP - 1, LONG_SUIT_RESPONSE_LENGTH)
+    assert not long_suit_response(5, LONG_SUIT_RESPONSE_LENGTH - 1)  # five cards lost in the matches
+
+
+
+def test_light_major_raise_needs_four_trumps():
+    from bidlab.agents.sayc.evaluation import LIGHT_RAISE_HCP, LIGHT_RAISE_TRUMPS, light_major_raise
+
+    assert LIGHT_RAISE_HCP < 6  # below the booklet's response minimum
+    assert light_major_raise(LIGHT_RAISE_HCP, LIGHT_RAISE_TRUMPS)
+    assert not light_major_raise(LIGHT_RAISE_HCP - 1, LIGHT_RAISE_TRUMPS)
+    assert not light_major_raise(5, 3)  # three trumps: flat in the four matches

@@ -18,6 +18,11 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.evaluation import (
+    FREE_BID_SIX_CARD_MAJOR_HCP,
+    MINOR_RAISE_IN_COMPETITION_LENGTH,
+    long_suit_response,
+)
 from bidlab.agents.sayc.overcalls import (
     _their_last_suit,
 )
@@ -254,6 +259,9 @@ def new_suit_after_interference(c: Ctx):
         return None
     f = c.f
     o = ST[c.opening.id]
+    # responder's first turn, their suit overcall directly over partner's opening (not a
+    # double): where the light bids below were measured
+    overcalled = not c.my_calls and c.last_bidder == 3 and not c.doubled and _their_last_suit(c) is not None
     for s in sorted(range(4), key=lambda x: (-f.lengths[x], -x)):
         if s == o or s in c.their_suits:
             continue
@@ -262,13 +270,42 @@ def new_suit_after_interference(c: Ctx):
             continue
         if LV[cb.id] == 1 and f.lengths[s] >= 4 and f.hcp >= 6:
             return cb, f"6+ HCP, 4+ {SUIT_NAMES[s]}: new suit at the one level"
+        if LV[cb.id] == 1 and overcalled and long_suit_response(f.hcp, f.lengths[s]):
+            # the light one-level response with a six-card suit, as uncontested
+            return cb, (f"{f.hcp} HCP, {f.lengths[s]} {SUIT_NAMES[s]}: a six-card suit makes up for high "
+                        "cards (judgement), light new suit at the one level over their overcall")
         if LV[cb.id] == 2 and f.lengths[s] >= 5 and f.hcp >= 10:
             return cb, f"10+ HCP, 5+ {SUIT_NAMES[s]}: new suit at the two level, forcing"
+        if (LV[cb.id] == 2 and s in MAJORS and f.lengths[s] >= 6 and f.hcp >= FREE_BID_SIX_CARD_MAJOR_HCP
+                and overcalled and LV[c.last_bid.id] == 2):
+            # over their two-level overcall a six-card major is bid on less than the 10
+            # HCP of a forcing free bid: passing sold out to their overcall where the major
+            # made (issue 27, round thirty-nine, train DD)
+            return cb, (f"{f.hcp} HCP, {f.lengths[s]} {SUIT_NAMES[s]}: free bid of a six-card major "
+                        f"over their two-level overcall ({FREE_BID_SIX_CARD_MAJOR_HCP}+ HCP, judgement)")
         if LV[cb.id] == 3 and f.lengths[s] >= 5 and f.hcp >= 11 and c.last_bidder == 3:
             # over their two-level (jump) overcall a five-card suit with game values is bid
             # at the three level, forcing (SAYC "Competitive bidding": a new suit by an
             # unpassed responder forces); passing it sold out to their overcall
             return cb, f"{f.hcp} HCP, 5+ {SUIT_NAMES[s]}: new suit at the three level over their overcall, forcing"
+    return None
+
+
+@rule(CR)
+def minor_raise_in_competition(c: Ctx):
+    """Responder's first call after their overcall or double, when nothing above fits: raise
+    partner's minor to two with four cards and 6-10 points (``raise_in_competition`` asks
+    five). Passing sold out to their partscore where our minor fit competed or made
+    (``evaluation.MINOR_RAISE_IN_COMPETITION_LENGTH``, issue 27 round thirty-nine, train DD)."""
+    if not _partner_opened_one_suit(c) or c.my_calls or c.last_bidder not in (1, 3) and not c.doubled:
+        return None
+    s = ST[c.opening.id]
+    if s in MAJORS or c.f.lengths[s] < MINOR_RAISE_IN_COMPETITION_LENGTH:
+        return None
+    cb = c.cheapest(s)
+    if 6 <= c.f.support_points(s) <= 10 and cb is not None and LV[cb.id] == 2:
+        return cb, (f"{c.f.lengths[s]} {SUIT_NAMES[s]}, 6-10 points: raise partner's minor in competition "
+                    "(four cards compete once they bid, judgement)")
     return None
 
 

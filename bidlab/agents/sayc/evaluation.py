@@ -159,6 +159,58 @@ def suit_good_enough(suit_mask: int, level: int) -> bool:
     return suit_quality(suit_mask) >= 6 + level
 
 
+# ---- a long suit in responder's first call ---------------------------------------------------
+
+
+# Responder's light suit bid at the one level after our one-suit opening (uncontested, or
+# over their one-level overcall): a six-card suit makes up for the missing high cards from 4
+# HCP. Issue 27, round thirty-nine: train DD, sayc at all four seats, the one-level bid forced
+# where responder passed: uncontested 4 HCP with six +0.99 IMPs a decision (129), 5 with six
+# +1.47 (132), 4-5 with seven +2.2 (50); over their one-level overcall 4-5 HCP with six +1.3
+# (78). Five cards paid less (uncontested 5 HCP +0.46 on 477, 4 HCP -0.33) and lost in the
+# four matches (-92 IMPs on 71 boards), 3 HCP lost with five or six.
+LONG_SUIT_RESPONSE_HCP = 4
+LONG_SUIT_RESPONSE_LENGTH = 6
+
+
+def long_suit_response(hcp: int, length: int) -> bool:
+    """Whether a suit of ``length`` is worth a light one-level response with ``hcp`` (above)."""
+    return hcp >= LONG_SUIT_RESPONSE_HCP and length >= LONG_SUIT_RESPONSE_LENGTH
+
+
+# Responder's light single raise of partner's one of a major, uncontested, below the 6 HCP
+# of a response: four trumps from 3 HCP. Issue 27, round thirty-nine: train DD, sayc at all
+# four seats, 2M forced where responder passed: four trumps +1.6 / +3.2 / +1.4 IMPs a
+# decision at 3 / 4 / 5 HCP (222), five trumps +3.3 (43). Three trumps paid less (+0.8 / +0.7
+# at 4 / 5 HCP, -0.5 at 3) and with them the four matches were flat (sum 0.000); over their
+# overcall or double the raise did not pay (-0.05 a decision on 486).
+LIGHT_RAISE_HCP = 3
+LIGHT_RAISE_TRUMPS = 4
+
+
+def light_major_raise(hcp: int, trumps: int) -> bool:
+    """Whether ``hcp`` and ``trumps`` in partner's major are worth the light single raise (above)."""
+    return trumps >= LIGHT_RAISE_TRUMPS and hcp >= LIGHT_RAISE_HCP
+
+
+# Responder's free bid of a six-card major at the two level over their two-level overcall
+# (1C (2D) 2S, SAYC reads a two-level new suit as 10+ and forcing): from 6 HCP the major
+# pays. Issue 27, round thirty-nine, train DD (sayc at all four seats, forced where responder
+# passed): 6-9 HCP with six or more +1.3 IMPs a decision (207; 6 HCP +0.9, 9 HCP +2.6); a
+# five-card major there lost (-0.9 at 6-7 HCP) and so did a six-card major over their
+# one-level overcall (1D (1S) 2H: -1.5, 66), where the suit is bid below their level.
+FREE_BID_SIX_CARD_MAJOR_HCP = 6
+
+
+# Responder's raise of partner's minor after their overcall or double (1D (1S) 2D, 1C (X)
+# 2C) with 6-10 points: four cards are enough at the two level (they were five; 1D is four
+# cards bar 4-4-3-2, 1C three or more). Issue 27, round thirty-nine, train DD (sayc at all
+# four seats, the raise forced where responder passed): 1D with four +1.06 IMPs a decision
+# (494; over a one-level overcall +1.57, over 1NT +2.7, over the double +0.8, over a two-level
+# overcall +0.1), 1C with four +2.0 (214).
+MINOR_RAISE_IN_COMPETITION_LENGTH = 4
+
+
 # ---- Law of Total Tricks -----------------------------------------------------------------------
 
 

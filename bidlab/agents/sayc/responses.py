@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.evaluation import light_major_raise, long_suit_response
 from bidlab.bridge.calls import PASS
 
 G = "response"
@@ -29,11 +30,54 @@ def _is_one_suit_opening(c: Ctx) -> bool:
     return LV[c.opening.id] == 1 and ST[c.opening.id] < NT
 
 
+def _preemptive_raise_hand(c: Ctx) -> bool:
+    """A weak hand with five of opener's major and shortness: the preemptive raise to game."""
+    s = _opening_suit(c)
+    return s in MAJORS and c.f.lengths[s] >= 5 and c.f.shortest() <= 1 and c.f.hcp >= 3
+
+
+@rule(G)
+def light_single_raise(c: Ctx):
+    """Below 6 HCP a trump fit still raises partner's major to two: four trumps from 3 HCP
+    (``evaluation.light_major_raise``). The fit takes the two level from the
+    opponents and is the partscore partner's game try needs; passing sold out or missed the
+    game (issue 27, round thirty-nine, calibrated on train DD deals)."""
+    if not _is_one_suit_opening(c) or c.f.hcp >= 6 or _preemptive_raise_hand(c):
+        return None
+    s = _opening_suit(c)
+    if s in MAJORS and light_major_raise(c.f.hcp, c.f.lengths[s]):
+        return bid(2, s), (f"{c.f.hcp} HCP, {c.f.lengths[s]} {SUIT_NAMES[s]}: light single raise, the trump "
+                           "fit makes up for high cards (judgement)")
+    return None
+
+
+@rule(G)
+def light_response_long_suit(c: Ctx):
+    """Below 6 HCP a six-card suit still responds at the one level: its length makes up for
+    the missing high cards (``evaluation.long_suit_response``: from 4 HCP). Passing sold out
+    to opener's one-bid where we had a fit or a game (issue 27, round thirty-nine, calibrated
+    on train DD deals)."""
+    if not _is_one_suit_opening(c) or c.f.hcp >= 6 or _preemptive_raise_hand(c):
+        return None
+    o = _opening_suit(c)
+    best = None
+    for s in (3, 2, 1, 0):  # the longest suit, ties to the higher-ranking
+        if s == o or c.cheapest_level(s) != 1:
+            continue
+        if long_suit_response(c.f.hcp, c.f.lengths[s]) and (
+                best is None or c.f.lengths[s] > c.f.lengths[best]):
+            best = s
+    if best is None:
+        return None
+    n = c.f.lengths[best]
+    return bid(1, best), (f"{c.f.hcp} HCP, {n} {SUIT_NAMES[best]}: a six-card suit makes up for high "
+                          "cards (judgement), light new suit at the one level")
+
+
 @rule(G)
 def too_weak_to_respond(c: Ctx):
     if _is_one_suit_opening(c) and c.f.hcp < 6:
-        s = _opening_suit(c)
-        if s in MAJORS and c.f.lengths[s] >= 5 and c.f.shortest() <= 1 and c.f.hcp >= 3:
+        if _preemptive_raise_hand(c):
             return None  # the preemptive raise to game comes below
         return PASS, f"{c.f.hcp} HCP: fewer than 6 points, pass partner's one-bid"
 
