@@ -679,7 +679,13 @@ def _read_opener_second_suit(t: _Turn) -> bool:
         return False
     s, strain, lv = t.s, t.strain, t.lv
     prev = t.per_seat[t.rel][0]
-    if prev.id >= 3 and ST[prev.id] < NT and strain > ST[prev.id] and lv == 2 and not t.jump \
+    if [x.id for x in t.per_seat[t.partner_rel] if x.id] == [1] and strain not in t.pshown.bid_suits:
+        # opener's answer to partner's negative double of their overcall names his four-card
+        # suit at the cheapest level with 12-16, one higher with 17+ (``answer_negative_double``):
+        # read as a reverse (1D 2C X P 2S: 17-21), it drove responder to slams that made a
+        # third of the time double dummy (issue 27 round forty-one)
+        s.limit(*((17, 21) if t.jump else (12, 16)))
+    elif prev.id >= 3 and ST[prev.id] < NT and strain > ST[prev.id] and lv == 2 and not t.jump \
             and NAMES[prev.id][0] == "1":
         s.limit(17, 21)  # a reverse
     elif strain == ST[prev.id] or strain in t.pshown.bid_suits:
