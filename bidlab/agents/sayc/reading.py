@@ -500,6 +500,13 @@ def _read_notrump(t: _Turn) -> bool:
         # 11-12, 3NT 13-15, natural with a stopper (not Jacoby 2NT) (issue 27, round twenty)
         s.limit(*{1: (6, 10), 2: (11, 12), 3: (13, 15)}[lv])
         s.balanced = True
+    elif t.first_action and t.by_responder and t.opening is not None and NAMES[t.opening.id] == "2C" \
+            and lv == 2 and t.last_bid is t.opening:
+        # the positive 2NT response to a strong 2C: 8+ balanced (SAYC "Strong 2C opening";
+        # ``two_club_positive_notrump``). Left unread, opener counted 0 opposite it and stopped
+        # in game with 23-25 HCP opposite 8-11 (issue 27 round forty-one)
+        s.limit(8, 37)
+        s.balanced = True
     elif t.first_action and t.by_responder and t.opening is not None:
         _read_notrump_response(s, lv, NAMES[t.opening.id], t.opening)
     elif lv <= 2 and t.opener == (t.rel + 3) % 4 and _first_bid_was_double(t) \
@@ -531,6 +538,14 @@ def _read_notrump(t: _Turn) -> bool:
         else:
             s.limit(15, 18)  # notrump overcall
             s.balanced = True
+    elif t.by_opener and t.n_before == 1 and lv <= 3 and NAMES[t.opening.id] == "2C":
+        # the strong 2C opener's notrump rebid (``strong_two_club_rebid``): 2C 2D 2NT 22-24,
+        # 2C 2D 3NT 28+, balanced; after a positive response the 2C's 22+ stands. Read as a
+        # one-bid's 12-14 rebid, it replaced the 22+ and responder stopped in 3NT with slam
+        # values (issue 27 round forty-one)
+        waiting = [NAMES[x.id] for x in t.per_seat[t.partner_rel] if x.id] == ["2D"]
+        s.limit(*((22, 24) if lv == 2 else (28, 37)) if waiting else (22, 37))
+        s.balanced = True
     elif t.by_opener and t.n_before == 1 and lv <= 3:
         # opener's notrump rebid: cheapest 12-14 (also 2NT after a two-over-one),
         # a jump to 2NT 18-19, a jump to 3NT 15+ after a two-level response
@@ -664,7 +679,13 @@ def _read_opener_second_suit(t: _Turn) -> bool:
         return False
     s, strain, lv = t.s, t.strain, t.lv
     prev = t.per_seat[t.rel][0]
-    if prev.id >= 3 and ST[prev.id] < NT and strain > ST[prev.id] and lv == 2 and not t.jump \
+    if [x.id for x in t.per_seat[t.partner_rel] if x.id] == [1] and strain not in t.pshown.bid_suits:
+        # opener's answer to partner's negative double of their overcall names his four-card
+        # suit at the cheapest level with 12-16, one higher with 17+ (``answer_negative_double``):
+        # read as a reverse (1D 2C X P 2S: 17-21), it drove responder to slams that made a
+        # third of the time double dummy (issue 27 round forty-one)
+        s.limit(*((17, 21) if t.jump else (12, 16)))
+    elif prev.id >= 3 and ST[prev.id] < NT and strain > ST[prev.id] and lv == 2 and not t.jump \
             and NAMES[prev.id][0] == "1":
         s.limit(17, 21)  # a reverse
     elif strain == ST[prev.id] or strain in t.pshown.bid_suits:

@@ -78,7 +78,10 @@ def own_trump_suit(c: Ctx) -> int | None:
     """My own long suit as trumps when no fit is agreed: six or more cards in a suit I have
     bid and partner has not (the longest; the higher of equals), not theirs."""
     best = None
-    for s in c.me.bid_suits:
+    # the strong 2C opener's long suit counts before he has named it (2C 2NT: he is the
+    # captain, and jumping to game in it hid a slam opposite the positive answer)
+    mine = range(4) if c.opener == 0 and c.ours[:1] == ("2C",) else c.me.bid_suits
+    for s in mine:
         if c.f.lengths[s] >= 6 and s not in c.their_suits and s not in c.partner.bid_suits and (
             best is None or (c.f.lengths[s], s) > (c.f.lengths[best], best)
         ):
