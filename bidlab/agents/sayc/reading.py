@@ -533,19 +533,39 @@ def _read_notrump(t: _Turn) -> bool:
             s.balanced = True
     elif t.by_opener and t.n_before == 1 and lv <= 3:
         # opener's notrump rebid: cheapest 12-14 (also 2NT after a two-over-one),
-        # a jump to 2NT 18-19, a jump to 3NT 15+ after a two-level response
-        if not t.jump:
+        # a jump to 2NT 18-19, a jump to 3NT 15+ after a two-level response; 2NT over
+        # partner's 1NT response is no jump but the same 18-19 (balanced_notrump_rebid bids
+        # it so; read as 12-14, responder passed it with 8-10 HCP: issue 27 round forty)
+        if _raises_partners_1nt_response(t):
+            s.limit(18, 19)
+        elif not t.jump:
             s.limit(12, 14)
         else:
             s.limit(*((18, 19) if lv == 2 else (15, 21)))
         s.balanced = True
     elif t.by_responder and t.n_before == 1 and lv <= 3:
-        # responder's notrump rebid; after opener's game-forcing strength (a strong 2C, a
-        # jump shift: 19+) it places the contract and shows no extra values, so the range
-        # shown so far stands (reading 2C 2D 3D 3NT as 13-17 drove opener to 7NT)
-        if t.pshown.min_hcp < 19:
+        # responder's notrump rebid; after opener's big strength (a strong 2C, a jump
+        # shift: 19+; the 18-19 notrump rebids) it places the contract and shows no extra
+        # values, so the range shown so far stands (reading 2C 2D 3D 3NT as 13-17 drove
+        # opener to 7NT)
+        if t.pshown.min_hcp < OPENER_SHOWN_BIG:
             s.limit(*{1: (6, 10), 2: (11, 12), 3: (13, 17)}[lv])
     return True
+
+
+# Opener's shown strength from which responder's notrump rebid places the contract instead
+# of showing 11-12 or 13-17: a strong 2C, a jump shift (19+), and opener's 18-19 notrump
+# rebids (1C 1H 2NT 3NT: responder's 3NT read as 13-17 sent opener to 6NT on 28 combined
+# HCP; issue 27 round forty).
+OPENER_SHOWN_BIG = 18
+
+
+def _raises_partners_1nt_response(t: _Turn) -> bool:
+    """Opener's 2NT directly over partner's 1NT response (1D P 1NT P 2NT)."""
+    if t.lv != 2 or t.last_bid is None or NAMES[t.last_bid.id] != "1NT":
+        return False
+    p_bids = [x for x in t.per_seat[t.partner_rel] if x.id]
+    return len(p_bids) == 1 and p_bids[0] is t.last_bid
 
 
 def _balancing_double(t: _Turn) -> bool:
