@@ -684,7 +684,12 @@ def _read_opener_second_suit(t: _Turn) -> bool:
         return False
     s, strain, lv = t.s, t.strain, t.lv
     prev = t.per_seat[t.rel][0]
-    if prev.id >= 3 and ST[prev.id] < NT and strain > ST[prev.id] and lv == 2 and not t.jump \
+    if _answers_negative_double(t) and NAMES[prev.id] in ("1C", "1D", "1H", "1S") and strain != ST[prev.id]:
+        # answer_negative_double names a four-card major at the cheapest level up to 16
+        # total points and jumps with 17+: the cheapest answer is no reverse (1C 2H X P 2S
+        # read as 17-21 sent responder to slam on 26 HCP; issue 27 round forty)
+        s.limit(*((17, 21) if t.jump else (12, 16)))
+    elif prev.id >= 3 and ST[prev.id] < NT and strain > ST[prev.id] and lv == 2 and not t.jump \
             and NAMES[prev.id][0] == "1":
         s.limit(17, 21)  # a reverse
     elif strain == ST[prev.id] or strain in t.pshown.bid_suits:
@@ -694,6 +699,12 @@ def _read_opener_second_suit(t: _Turn) -> bool:
     elif NAMES[prev.id] in ("1C", "1D", "1H", "1S"):
         s.limit(12, 18)  # a new suit without a jump
     return True
+
+
+def _answers_negative_double(t: _Turn) -> bool:
+    """Opener's bid after partner's only call, a double of their overcall (1C 2H X P 2S)."""
+    p = t.per_seat[t.partner_rel]
+    return t.by_opener and len(p) == 1 and p[0].id == 1 and t.last_bid is not t.opening
 
 
 def _read_doubler_new_suit(t: _Turn) -> bool:
