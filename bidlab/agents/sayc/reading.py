@@ -536,7 +536,8 @@ def _read_notrump(t: _Turn) -> bool:
         # a jump to 2NT 18-19, a jump to 3NT 15+ after a two-level response; 2NT over
         # partner's 1NT response is no jump but the same 18-19 (balanced_notrump_rebid bids
         # it so; read as 12-14, responder passed it with 8-10 HCP: issue 27 round forty)
-        if _raises_partners_1nt_response(t):
+        if _raises_partners_1nt_response(t) or lv == 1 and not any(x.id for x in t.per_seat[t.partner_rel]):
+            # also opener's 1NT after partner passed their overcall (competitive.REOPENING_NT_HCP)
             s.limit(18, 19)
         elif not t.jump:
             s.limit(12, 14)
