@@ -542,7 +542,11 @@ def _read_notrump(t: _Turn) -> bool:
         elif not t.jump:
             s.limit(12, 14)
         else:
-            s.limit(*((18, 19) if lv == 2 else (15, 21)))
+            # (3NT after a two-over-one: 15+; a balanced 15-17 opens 1NT, not a minor, so over
+            # 1m it is 18-19: read 15-21, responder with 13-14 missed the 6NT; round forty)
+            minor = t.opening is not None and NAMES[t.opening.id] in ("1C", "1D") and not any(
+                x.id for r in ((t.rel + 1) % 4, (t.rel + 3) % 4) for x in t.per_seat[r])
+            s.limit(*((18, 19) if lv == 2 or minor else (15, 21)))
         s.balanced = True
     elif t.by_responder and t.n_before == 1 and lv <= 3:
         # responder's notrump rebid; after opener's big strength (a strong 2C, a jump
