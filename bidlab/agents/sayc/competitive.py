@@ -391,6 +391,13 @@ def opener_after_partners_redouble(c: Ctx):
                   "double their runout (SAYC practice after a redouble)")
 
 
+# Opener's 1NT in the pass-out seat after their one-level overcall and partner's pass
+# (1D 1S P P 1NT): the 18-19 balanced hand with their suit stopped (with a doubleton or
+# less it doubles). Passing it out lost 1.6 IMPs a board double dummy against the 1NT on
+# the train deals (77 boards; issue 27 round forty). Read 18-19 (reading.py).
+REOPENING_NT_HCP = (18, 19)
+
+
 @rule(OC)
 def opener_rebid_in_competition(c: Ctx):
     """I opened one of a suit, partner bid a suit, they interfered: support, rebid, or pass."""
@@ -418,6 +425,10 @@ def opener_rebid_in_competition(c: Ctx):
         if reopen and (f.lengths[t] <= 1 or f.hcp >= 16):
             return DOUBLE, (f"reopening double: {'short' if f.lengths[t] <= 1 else 'a doubleton'} in their suit, "
                             f"{f.hcp} HCP ({'14+' if f.lengths[t] <= 1 else '16+ with a doubleton'})")
+        if (t is not None and c.last_bidder == 1 and LV[c.last_bid.id] == 1 and not c.doubled and f.balanced
+                and REOPENING_NT_HCP[0] <= f.hcp <= REOPENING_NT_HCP[1] and f.stoppers[t]):
+            return bid(1, NT), (f"reopening 1NT: {f.hcp} HCP, balanced, their {SUIT_NAMES[t]} stopped (judgement: "
+                                "18-19 does not sell out at the one level)")
         if f.lengths[o] >= 6:
             cb = c.cheapest(o)
             if cb is not None and LV[cb.id] <= 2 + extra:

@@ -548,19 +548,44 @@ def _read_notrump(t: _Turn) -> bool:
         s.balanced = True
     elif t.by_opener and t.n_before == 1 and lv <= 3:
         # opener's notrump rebid: cheapest 12-14 (also 2NT after a two-over-one),
-        # a jump to 2NT 18-19, a jump to 3NT 15+ after a two-level response
-        if not t.jump:
+        # a jump to 2NT 18-19, a jump to 3NT 15+ after a two-level response; 2NT over
+        # partner's 1NT response is no jump but the same 18-19 (balanced_notrump_rebid bids
+        # it so; read as 12-14, responder passed it with 8-10 HCP: issue 27 round forty)
+        if _raises_partners_1nt_response(t) or lv == 1 and not any(x.id for x in t.per_seat[t.partner_rel]):
+            # also opener's 1NT after partner passed their overcall (competitive.REOPENING_NT_HCP)
+            s.limit(18, 19)
+        elif not t.jump:
             s.limit(12, 14)
         else:
-            s.limit(*((18, 19) if lv == 2 else (15, 21)))
+            # (3NT after a two-over-one: 15+; a balanced 15-17 opens 1NT, not a minor, so over
+            # 1m it is 18-19: read 15-21, responder with 13-14 missed the 6NT; round forty)
+            minor = t.opening is not None and NAMES[t.opening.id] in ("1C", "1D") and not any(
+                x.id for r in ((t.rel + 1) % 4, (t.rel + 3) % 4) for x in t.per_seat[r])
+            s.limit(*((18, 19) if lv == 2 or minor else (15, 21)))
         s.balanced = True
     elif t.by_responder and t.n_before == 1 and lv <= 3:
-        # responder's notrump rebid; after opener's game-forcing strength (a strong 2C, a
-        # jump shift: 19+) it places the contract and shows no extra values, so the range
-        # shown so far stands (reading 2C 2D 3D 3NT as 13-17 drove opener to 7NT)
-        if t.pshown.min_hcp < 19:
+        # responder's notrump rebid; after opener's big strength (a strong 2C, a jump
+        # shift: 19+; the 18-19 notrump rebids) it places the contract and shows no extra
+        # values, so the range shown so far stands (reading 2C 2D 3D 3NT as 13-17 drove
+        # opener to 7NT)
+        if t.pshown.min_hcp < OPENER_SHOWN_BIG:
             s.limit(*{1: (6, 10), 2: (11, 12), 3: (13, 17)}[lv])
     return True
+
+
+# Opener's shown strength from which responder's notrump rebid places the contract instead
+# of showing 11-12 or 13-17: a strong 2C, a jump shift (19+), and opener's 18-19 notrump
+# rebids (1C 1H 2NT 3NT: responder's 3NT read as 13-17 sent opener to 6NT on 28 combined
+# HCP; issue 27 round forty).
+OPENER_SHOWN_BIG = 18
+
+
+def _raises_partners_1nt_response(t: _Turn) -> bool:
+    """Opener's 2NT directly over partner's 1NT response (1D P 1NT P 2NT)."""
+    if t.lv != 2 or t.last_bid is None or NAMES[t.last_bid.id] != "1NT":
+        return False
+    p_bids = [x for x in t.per_seat[t.partner_rel] if x.id]
+    return len(p_bids) == 1 and p_bids[0] is t.last_bid
 
 
 def _balancing_double(t: _Turn) -> bool:
@@ -679,11 +704,11 @@ def _read_opener_second_suit(t: _Turn) -> bool:
         return False
     s, strain, lv = t.s, t.strain, t.lv
     prev = t.per_seat[t.rel][0]
-    if [x.id for x in t.per_seat[t.partner_rel] if x.id] == [1] and strain not in t.pshown.bid_suits:
-        # opener's answer to partner's negative double of their overcall names his four-card
-        # suit at the cheapest level with 12-16, one higher with 17+ (``answer_negative_double``):
-        # read as a reverse (1D 2C X P 2S: 17-21), it drove responder to slams that made a
-        # third of the time double dummy (issue 27 round forty-one)
+    if _answers_negative_double(t) and NAMES[prev.id] in ("1C", "1D", "1H", "1S") and strain != ST[prev.id]:
+        # answer_negative_double names a four-card major at the cheapest level up to 16
+        # total points and jumps with 17+: the cheapest answer is no reverse (1C 2H X P 2S
+        # read as 17-21 sent responder to slam on 26 HCP; issue 27 rounds forty and forty-one:
+        # those slams made a third of the time double dummy)
         s.limit(*((17, 21) if t.jump else (12, 16)))
     elif prev.id >= 3 and ST[prev.id] < NT and strain > ST[prev.id] and lv == 2 and not t.jump \
             and NAMES[prev.id][0] == "1":
@@ -695,6 +720,12 @@ def _read_opener_second_suit(t: _Turn) -> bool:
     elif NAMES[prev.id] in ("1C", "1D", "1H", "1S"):
         s.limit(12, 18)  # a new suit without a jump
     return True
+
+
+def _answers_negative_double(t: _Turn) -> bool:
+    """Opener's bid after partner's only call, a double of their overcall (1C 2H X P 2S)."""
+    p = t.per_seat[t.partner_rel]
+    return t.by_opener and len(p) == 1 and p[0].id == 1 and t.last_bid is not t.opening
 
 
 def _read_doubler_new_suit(t: _Turn) -> bool:

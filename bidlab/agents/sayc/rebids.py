@@ -51,8 +51,10 @@ def after_single_raise(c: Ctx):
         if tp >= 16:
             return bid(3, s), "16-18 points: invites game (SAYC re-raise)"
         return PASS, "minimum: pass the single raise"
-    if c.f.balanced and 18 <= c.f.hcp <= 19 and all(c.f.stoppers[t] for t in range(4) if t != s):
-        return bid(3, NT), "18-19 balanced with stoppers: 3NT"
+    if c.f.balanced and 18 <= c.f.hcp <= 19:
+        # Without a stopper too: 24+ combined HCP, and passing the raise left 3NT by opener
+        # making 71% double dummy (34 boards; issue 27 round forty, train deals)
+        return bid(3, NT), "18-19 balanced: 3NT opposite the single raise (judgement: 24+ combined HCP)"
     if tp >= 16 and c.f.lengths[s] >= 6:
         return bid(3, s), "16+ points with a long minor: invites"
     return PASS, "minimum: pass the single raise"
@@ -319,6 +321,13 @@ def _three_suits(c: Ctx) -> tuple[int, int, int] | None:
     return (x, y, z) if len({x, y, z}) == 3 else None
 
 
+# Responder's invitational jump rebid of a six-card minor after 1x-1y-1z (1C 1D 1H 3D) is
+# 10-12; with more he bids on like a balanced hand (3NT with the fourth suit stopped, else
+# fourth suit forcing): opener passed the jump made on 13-17 HCP and 3NT made 88% double
+# dummy (1C 1D 1H 3D P, 16 boards; issue 27 round forty, train deals).
+MINOR_JUMP_REBID_MAX_HCP = 12
+
+
 @rule(GC)
 def responder_second_call(c: Ctx):
     """Responder after 1x-1y-1z (opener 12-18): raise z (6-10 single, 11-12 jump, 13+ game),
@@ -340,7 +349,7 @@ def responder_second_call(c: Ctx):
         if sp >= 6:
             return bid(2, z), f"4+ {SUIT_NAMES[z]}, {sp} points: raise of opener's second suit"
         return PASS, "weak: pass opener's second suit"
-    if f.lengths[y] >= 6:
+    if f.lengths[y] >= 6 and not (y not in MAJORS and f.hcp >= MINOR_JUMP_REBID_MAX_HCP + 1):
         tp = f.total_points
         if tp >= 13 and y in MAJORS:
             return bid(4, y), f"six {SUIT_NAMES[y]}, {tp} points: game"
