@@ -349,7 +349,7 @@ def responder_second_call(c: Ctx):
         if sp >= 6:
             return bid(2, z), f"4+ {SUIT_NAMES[z]}, {sp} points: raise of opener's second suit"
         return PASS, "weak: pass opener's second suit"
-    if f.lengths[y] >= 6 and not (y not in MAJORS and f.hcp >= MINOR_JUMP_REBID_MAX_HCP + 1):
+    if f.lengths[y] >= 6 and (y in MAJORS or f.hcp <= MINOR_JUMP_REBID_MAX_HCP):
         tp = f.total_points
         if tp >= 13 and y in MAJORS:
             return bid(4, y), f"six {SUIT_NAMES[y]}, {tp} points: game"
