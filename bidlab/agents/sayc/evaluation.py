@@ -245,6 +245,13 @@ def doubler_second_double_hcp(level: int) -> int:
     return _DOUBLER_SECOND_DOUBLE_HCP[level]
 
 
+# The known fit from which responder, not having bid yet, competes in partner's opening suit
+# whatever his high cards (competitive.compete_in_partners_suit_by_total_tricks; train DD,
+# issue 27 round forty-three: nine cards +2.6 IMPs a decision at the three level, eight cards
+# at the three level -0.7)
+LAW_COMPETE_TRUMPS = 9
+
+
 def total_tricks_level(trumps: int) -> int:
     """The level the Law of Total Tricks makes safe to compete to with ``trumps`` between
     us: trumps minus six (an 8-card fit two, a 9-card fit three), never above seven."""
