@@ -23,6 +23,7 @@ from bidlab.agents.sayc.evaluation import (
     LAW_COMPETE_TRUMPS,
     MINOR_RAISE_IN_COMPETITION_LENGTH,
     long_suit_response,
+    three_level_raise_with_eight_card_fit,
     total_tricks_level,
 )
 from bidlab.agents.sayc.overcalls import (
@@ -227,10 +228,16 @@ def raise_in_competition(c: Ctx):
         cb = c.cheapest(t)
         if cb is not None and LV[cb.id] <= 3:
             return cb, f"3+ {SUIT_NAMES[s]}, 11+ points: cue bid, limit raise or better (SAYC)"
-    if 6 <= sp <= 10:
-        cb = c.cheapest(s)
-        if cb is not None and LV[cb.id] <= 3 and (LV[cb.id] == 2 or f.lengths[s] >= 4):
-            return cb, f"3+ {SUIT_NAMES[s]}, 6-10 points: raise in competition"
+    cb = c.cheapest(s)
+    if cb is None or LV[cb.id] > 3:
+        return None
+    if 6 <= sp <= 10 and (LV[cb.id] == 2 or f.lengths[s] >= 4):
+        return cb, f"3+ {SUIT_NAMES[s]}, 6-10 points: raise in competition"
+    if LV[cb.id] == 3 and sp <= 12 and three_level_raise_with_eight_card_fit(c.fit(s), f.hcp):
+        # three trumps and no cue bid left below the three level (over their jump overcall or
+        # unusual 2NT): passing sold out to their partscore with the balance of power
+        return cb, (f"{f.lengths[s]} {SUIT_NAMES[s]} opposite partner's {c.partner.min_len[s]}, {f.hcp} HCP: an "
+                    "eight-card fit and half the deck compete at the three level (judgement: balance of power)")
     return None
 
 

@@ -252,6 +252,19 @@ def doubler_second_double_hcp(level: int) -> int:
 LAW_COMPETE_TRUMPS = 9
 
 
+THREE_LEVEL_RAISE_FIT = 8
+THREE_LEVEL_RAISE_HCP = 8
+
+
+def three_level_raise_with_eight_card_fit(trumps: int, hcp: int) -> bool:
+    """Responder's raise of partner's opening suit to the three level over their
+    interference with only three trumps (the booklet's competitive raise asks four there):
+    an eight-card fit and 8+ HCP opposite an opening hold about half the deck and the
+    Law's eight trumps (train DD, issue 27 round forty-three: +3.0 IMPs a decision against
+    the pass at 8-11 HCP, +1.2 at 6-7, about even below)."""
+    return trumps >= THREE_LEVEL_RAISE_FIT and hcp >= THREE_LEVEL_RAISE_HCP
+
+
 def total_tricks_level(trumps: int) -> int:
     """The level the Law of Total Tricks makes safe to compete to with ``trumps`` between
     us: trumps minus six (an 8-card fit two, a 9-card fit three), never above seven."""
