@@ -237,7 +237,7 @@ def raise_in_competition(c: Ctx):
         # three trumps and no cue bid left below the three level (over their jump overcall or
         # unusual 2NT): passing sold out to their partscore with the balance of power
         return cb, (f"{f.lengths[s]} {SUIT_NAMES[s]} opposite partner's {c.partner.min_len[s]}, {f.hcp} HCP: an "
-                    "eight-card fit and half the deck compete at the three level (judgement: balance of power)")
+                    "eight-card fit opposite an opening competes at the three level (judgement: balance of power)")
     return None
 
 

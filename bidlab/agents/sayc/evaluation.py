@@ -253,15 +253,15 @@ LAW_COMPETE_TRUMPS = 9
 
 
 THREE_LEVEL_RAISE_FIT = 8
-THREE_LEVEL_RAISE_HCP = 8
+THREE_LEVEL_RAISE_HCP = 6
 
 
 def three_level_raise_with_eight_card_fit(trumps: int, hcp: int) -> bool:
     """Responder's raise of partner's opening suit to the three level over their
     interference with only three trumps (the booklet's competitive raise asks four there):
-    an eight-card fit and 8+ HCP opposite an opening hold about half the deck and the
-    Law's eight trumps (train DD, issue 27 round forty-three: +3.0 IMPs a decision against
-    the pass at 8-11 HCP, +1.2 at 6-7, about even below)."""
+    an eight-card fit and 6+ HCP opposite an opening compete rather than sell out (train DD,
+    issue 27 round forty-three: +3.0 IMPs a decision against the pass at 8-11 HCP, +1.2 at
+    6-7, about even below; 8+ and then 6+ both gained in the four matches)."""
     return trumps >= THREE_LEVEL_RAISE_FIT and hcp >= THREE_LEVEL_RAISE_HCP
 
 
