@@ -245,6 +245,11 @@ def doubler_second_double_hcp(level: int) -> int:
     return _DOUBLER_SECOND_DOUBLE_HCP[level]
 
 
+# A six-card suit of any quality overcalls their 1NT opening at the two level from this many
+# HCP (the booklet's natural overcall asks a good suit and 8+; overcalls.overcall_over_1nt;
+# train DD, issue 27 round forty-three: +0.7 IMPs a decision against the pass at 6-14 HCP)
+SIX_CARD_SUIT_OVER_1NT_HCP = 6
+
 # The known fit from which responder, not having bid yet, competes in partner's opening suit
 # whatever his high cards (competitive.compete_in_partners_suit_by_total_tricks; train DD,
 # issue 27 round forty-three: nine cards +2.6 IMPs a decision at the three level, eight cards
