@@ -293,3 +293,15 @@ def test_light_major_raise_needs_four_trumps():
     assert light_major_raise(LIGHT_RAISE_HCP, LIGHT_RAISE_TRUMPS)
     assert not light_major_raise(LIGHT_RAISE_HCP - 1, LIGHT_RAISE_TRUMPS)
     assert not light_major_raise(5, 3)  # three trumps: flat in the four matches
+
+
+def test_three_level_raise_with_eight_card_fit_thresholds():
+    from bidlab.agents.sayc.evaluation import (
+        THREE_LEVEL_RAISE_FIT,
+        THREE_LEVEL_RAISE_HCP,
+        three_level_raise_with_eight_card_fit,
+    )
+
+    assert three_level_raise_with_eight_card_fit(THREE_LEVEL_RAISE_FIT, THREE_LEVEL_RAISE_HCP)
+    assert not three_level_raise_with_eight_card_fit(THREE_LEVEL_RAISE_FIT - 1, THREE_LEVEL_RAISE_HCP + 4)
+    assert not three_level_raise_with_eight_card_fit(THREE_LEVEL_RAISE_FIT + 1, THREE_LEVEL_RAISE_HCP - 1)

@@ -20,8 +20,11 @@ from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ct
 from bidlab.agents.sayc.engine import rule
 from bidlab.agents.sayc.evaluation import (
     FREE_BID_SIX_CARD_MAJOR_HCP,
+    LAW_COMPETE_TRUMPS,
     MINOR_RAISE_IN_COMPETITION_LENGTH,
     long_suit_response,
+    three_level_raise_with_eight_card_fit,
+    total_tricks_level,
 )
 from bidlab.agents.sayc.overcalls import (
     _their_last_suit,
@@ -225,10 +228,16 @@ def raise_in_competition(c: Ctx):
         cb = c.cheapest(t)
         if cb is not None and LV[cb.id] <= 3:
             return cb, f"3+ {SUIT_NAMES[s]}, 11+ points: cue bid, limit raise or better (SAYC)"
-    if 6 <= sp <= 10:
-        cb = c.cheapest(s)
-        if cb is not None and LV[cb.id] <= 3 and (LV[cb.id] == 2 or f.lengths[s] >= 4):
-            return cb, f"3+ {SUIT_NAMES[s]}, 6-10 points: raise in competition"
+    cb = c.cheapest(s)
+    if cb is None or LV[cb.id] > 3:
+        return None
+    if 6 <= sp <= 10 and (LV[cb.id] == 2 or f.lengths[s] >= 4):
+        return cb, f"3+ {SUIT_NAMES[s]}, 6-10 points: raise in competition"
+    if LV[cb.id] == 3 and sp <= 12 and three_level_raise_with_eight_card_fit(c.fit(s), f.hcp):
+        # three trumps and no cue bid left below the three level (over their jump overcall or
+        # unusual 2NT): passing sold out to their partscore with the balance of power
+        return cb, (f"{f.lengths[s]} {SUIT_NAMES[s]} opposite partner's {c.partner.min_len[s]}, {f.hcp} HCP: an "
+                    "eight-card fit opposite an opening competes at the three level (judgement: balance of power)")
     return None
 
 
@@ -307,6 +316,26 @@ def minor_raise_in_competition(c: Ctx):
         return cb, (f"{c.f.lengths[s]} {SUIT_NAMES[s]}, 6-10 points: raise partner's minor in competition "
                     "(four cards compete once they bid, judgement)")
     return None
+
+
+@rule(CR)
+def compete_in_partners_suit_by_total_tricks(c: Ctx):
+    """Responder who has not bid yet, when nothing above fits: with a known fit of nine or
+    more cards in partner's opening suit (his promised length plus mine) compete to the level
+    of the Law of Total Tricks (nine cards: three) whatever my high cards. Passing below 6
+    points sold out to their partscore; with the ninth trump the three level made or went
+    down less than their contract (train DD, issue 27 round forty-three: +2.6 IMPs a decision
+    at the three level, +0.8 at the two). With eight cards the Law stops at two and the
+    raise is the booklet's 6-10 (``raise_in_competition``)."""
+    if not _partner_opened_one_suit(c) or c.doubled or c.last_bidder not in (1, 3):
+        return None
+    s = ST[c.opening.id]
+    n = c.fit(s)
+    cb = c.cheapest(s)
+    if n < LAW_COMPETE_TRUMPS or s in c.their_suits or cb is None or LV[cb.id] > min(3, total_tricks_level(n)):
+        return None
+    return cb, (f"{c.f.lengths[s]} {SUIT_NAMES[s]} opposite partner's {c.partner.min_len[s]}: a {n}-card fit "
+                f"competes to the {LV[cb.id]} level (Law of Total Tricks)")
 
 
 @rule(CR)

@@ -245,6 +245,31 @@ def doubler_second_double_hcp(level: int) -> int:
     return _DOUBLER_SECOND_DOUBLE_HCP[level]
 
 
+# A six-card suit of any quality overcalls their 1NT opening at the two level from this many
+# HCP (the booklet's natural overcall asks a good suit and 8+; overcalls.overcall_over_1nt;
+# train DD, issue 27 round forty-three: +0.7 IMPs a decision against the pass at 6-14 HCP)
+SIX_CARD_SUIT_OVER_1NT_HCP = 6
+
+# The known fit from which responder, not having bid yet, competes in partner's opening suit
+# whatever his high cards (competitive.compete_in_partners_suit_by_total_tricks; train DD,
+# issue 27 round forty-three: nine cards +2.6 IMPs a decision at the three level, eight cards
+# at the three level -0.7)
+LAW_COMPETE_TRUMPS = 9
+
+
+THREE_LEVEL_RAISE_FIT = 8
+THREE_LEVEL_RAISE_HCP = 6
+
+
+def three_level_raise_with_eight_card_fit(trumps: int, hcp: int) -> bool:
+    """Responder's raise of partner's opening suit to the three level over their
+    interference with only three trumps (the booklet's competitive raise asks four there):
+    an eight-card fit and 6+ HCP opposite an opening compete rather than sell out (train DD,
+    issue 27 round forty-three: +3.0 IMPs a decision against the pass at 8-11 HCP, +1.2 at
+    6-7, about even below; 8+ and then 6+ both gained in the four matches)."""
+    return trumps >= THREE_LEVEL_RAISE_FIT and hcp >= THREE_LEVEL_RAISE_HCP
+
+
 def total_tricks_level(trumps: int) -> int:
     """The level the Law of Total Tricks makes safe to compete to with ``trumps`` between
     us: trumps minus six (an 8-card fit two, a 9-card fit three), never above seven."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
-from bidlab.agents.sayc.evaluation import suit_good_enough
+from bidlab.agents.sayc.evaluation import SIX_CARD_SUIT_OVER_1NT_HCP, suit_good_enough
 from bidlab.bridge.calls import DOUBLE, PASS
 
 OV = "overcall"
@@ -147,6 +147,10 @@ def overcall_over_1nt(c: Ctx):
     for s in (3, 2, 1, 0):
         if c.f.lengths[s] >= 6 and c.f.good_suit(s) and c.f.hcp >= 8 or c.f.lengths[s] >= 5 and c.f.top3[s] >= 2 and c.f.hcp >= 11:
             return bid(2, s), f"good {c.f.lengths[s]}-card {SUIT_NAMES[s]}: natural overcall of 1NT"
+    for s in (3, 2, 1, 0):
+        if c.f.lengths[s] >= 6 and c.f.hcp >= SIX_CARD_SUIT_OVER_1NT_HCP:
+            return bid(2, s), (f"{c.f.lengths[s]}-card {SUIT_NAMES[s]}, {c.f.hcp} HCP: natural overcall of 1NT "
+                               "(judgement: a six-card suit plays better than their notrump)")
     return PASS, "no safe action over 1NT"
 
 
