@@ -198,8 +198,11 @@ def _read_conventional(call, rel, shown, per_seat, opener, opening, last_bid) ->
         return True  # Blackwood answer: aces, not a suit
     if p_name == "5NT" and LV[call.id] == 6 and len(partners) >= 2 and NAMES[partners[-2].id] == "4NT":
         return True  # answer to the 5NT king ask
-    nt_opened_by_partner = opener == partner_rel and NAMES[opening.id] in ("1NT", "2NT") and not mine \
-        and last_bid is opening
+    # ``mine`` may hold a pass made before partner opened: a passed hand plays Stayman and the
+    # transfers too (read as a natural 2C 10+ or 2D, opener's later calls placed the contract
+    # in the relay suit: issue 27 round forty-two)
+    nt_opened_by_partner = opener == partner_rel and NAMES[opening.id] in ("1NT", "2NT") \
+        and not any(m.id for m in mine) and last_bid is opening
     if nt_opened_by_partner and len(partners) == 1:
         lv = LV[opening.id] + 1
         if name == f"{lv}C":
