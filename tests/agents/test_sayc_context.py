@@ -6,6 +6,7 @@ import pytest
 
 from bidlab.agents.base import BiddingView
 from bidlab.agents.sayc.context import make_context
+from bidlab.agents.sayc.reading import LIMIT_RAISE_MAJOR_MIN_HCP
 from bidlab.bridge import Auction, Vulnerability
 from bidlab.cards import Hand
 
@@ -27,7 +28,7 @@ def _ctx(auction: str, dealer: str = "N"):
         ("2S P", 2, 5, 11, {"S": 6}),                   # weak two
         ("3C P", 2, 4, 10, {"C": 7}),                   # three-level preempt
         ("1S P 2S P", 2, 6, 10, {"S": 3}),              # single raise, from opener's seat
-        ("1S P 3S P", 2, 11, 12, {"S": 3}),             # limit raise
+        ("1S P 3S P", 2, LIMIT_RAISE_MAJOR_MIN_HCP, 12, {"S": 3}),  # limit raise: 10-12 support points
         ("1C P 1H P 1NT P", 2, 12, 14, {}),             # 1NT rebid
         ("1C P 1H P 2NT P", 2, 18, 19, {}),             # jump 2NT rebid
         ("1H P 2C P 2NT P", 2, 12, 14, {}),             # 2NT after a two-over-one is not a jump

@@ -317,3 +317,9 @@ def penalty_double_sound(defensive_tricks: float, their_level: int, into_game: b
     need 6 + level, so we need 8 - level; a double of a partscore that would make game if
     it made (2H doubled and more) asks for one trick in reserve."""
     return defensive_tricks >= 8 - their_level + (1 if into_game else 0)
+
+
+#: A weak two (5-11 HCP) with this many HCP or fewer is a minimum: it answers the 2NT
+#: feature ask by rebidding its suit (SAYC "Weak two-bids"; rebids.weak_two_feature_answer),
+#: and partner reads that rebid as 5 to this many.
+WEAK_TWO_MINIMUM_HCP = 8

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bidlab.agents.sayc.evaluation import VALUES_DOUBLE_HCP, doubler_second_double_hcp
+from bidlab.agents.sayc.evaluation import VALUES_DOUBLE_HCP, WEAK_TWO_MINIMUM_HCP, doubler_second_double_hcp
 from bidlab.bridge.calls import Call
 
 NT = 4
@@ -198,8 +198,11 @@ def _read_conventional(call, rel, shown, per_seat, opener, opening, last_bid) ->
         return True  # Blackwood answer: aces, not a suit
     if p_name == "5NT" and LV[call.id] == 6 and len(partners) >= 2 and NAMES[partners[-2].id] == "4NT":
         return True  # answer to the 5NT king ask
-    nt_opened_by_partner = opener == partner_rel and NAMES[opening.id] in ("1NT", "2NT") and not mine \
-        and last_bid is opening
+    # ``mine`` may hold a pass made before partner opened: a passed hand plays Stayman and the
+    # transfers too (read as a natural 2C 10+ or 2D, opener's later calls placed the contract
+    # in the relay suit: issue 27 round forty-two)
+    nt_opened_by_partner = opener == partner_rel and NAMES[opening.id] in ("1NT", "2NT") \
+        and not any(m.id for m in mine) and last_bid is opening
     if nt_opened_by_partner and len(partners) == 1:
         lv = LV[opening.id] + 1
         if name == f"{lv}C":
@@ -331,7 +334,14 @@ def _read_advance(t: _Turn) -> bool:
         return True
     if p_action.id >= 3 and ST[p_action.id] < NT:
         ps = ST[p_action.id]
-        if strain == ps:
+        if strain == ps and lv == 4 and strain in MAJORS and lv > cheapest and LV[last_bid.id] <= 2:
+            # the jump to 4M over a one-level overcall (their side silent or at the two
+            # level): advance_suit_overcall bids it on 13-17 support points (18+ cue-bids),
+            # 10+ HCP; read as the preemptive 0-9, 22 of 23 held more (issue 27 round forty-two)
+            s.limit(10, 17)
+            s.length(strain, 3)
+            s.bid_suits.append(strain)
+        elif strain == ps:
             s.limit(*((7, 10) if lv == cheapest else (0, 9)))
             s.length(strain, 3)
             s.bid_suits.append(strain)
@@ -413,6 +423,12 @@ def _read_double(t: _Turn) -> None:
         s.limit(VALUES_DOUBLE_HCP, 37)
 
 
+#: The fewest HCP of responder's major limit raise 1M 3M, read from how limit_raise_major
+#: bids it (10-12 support points, HCP at most 12): on the train deals 60% of these raisers
+#: held under 11 HCP, a tenth under 9 (issue 27 round forty-two; read as 11-12 before).
+LIMIT_RAISE_MAJOR_MIN_HCP = 8
+
+
 # -- bids ---------------------------------------------------------------------------------------
 
 def _read_raise(t: _Turn) -> bool:
@@ -441,7 +457,9 @@ def _read_raise(t: _Turn) -> bool:
             if lv == 2:
                 s.limit(6, 10)
             elif lv == 3:
-                s.limit(11, 12)
+                # the major limit raise is bid on 10-12 support points (limit_raise_major: a
+                # singleton or void adds up to 3), so from 8 HCP; the minor one on 11-12 HCP
+                s.limit(LIMIT_RAISE_MAJOR_MIN_HCP if strain in MAJORS else 11, 12)
             elif lv == 4 and strain in MAJORS:
                 s.limit(0, 9)
     elif t.first_action:
@@ -546,6 +564,13 @@ def _read_notrump(t: _Turn) -> bool:
         waiting = [NAMES[x.id] for x in t.per_seat[t.partner_rel] if x.id] == ["2D"]
         s.limit(*((22, 24) if lv == 2 else (28, 37)) if waiting else (22, 37))
         s.balanced = True
+    elif t.by_opener and t.n_before == 1 and NAMES[t.opening.id] == "1NT":
+        # the 1NT opener's 3NT over responder's 2NT invitation accepts it: the upper part of
+        # 15-17 (notrump.answer_invitation), read as a one-bid's 12-14 rebid before (issue 27
+        # round forty-two); his other notrump rebids keep the opening's range
+        if lv == 3:
+            lo, hi = _OPENING_MEANING["1NT"][:2]
+            s.limit(lo + 1, hi)
     elif t.by_opener and t.n_before == 1 and lv <= 3:
         # opener's notrump rebid: cheapest 12-14 (also 2NT after a two-over-one),
         # a jump to 2NT 18-19, a jump to 3NT 15+ after a two-level response; 2NT over
@@ -563,6 +588,12 @@ def _read_notrump(t: _Turn) -> bool:
                 x.id for r in ((t.rel + 1) % 4, (t.rel + 3) % 4) for x in t.per_seat[r])
             s.limit(*((18, 19) if lv == 2 or minor else (15, 21)))
         s.balanced = True
+    elif t.by_responder and lv in (2, 3) and NAMES[t.opening.id] == "1NT" and t.last_bid is not t.opening \
+            and sum(1 for m in t.per_seat[t.rel] if m.id) == 1:
+        # after Stayman or a transfer, responder's 2NT and 3NT are the booklet's notrump
+        # responses to 1NT (8-9, 10-15), not a one-bid responder's 11-12 and 13-17 (issue 27
+        # round forty-two)
+        _read_notrump_response(s, lv, "1NT", t.opening)
     elif t.by_responder and t.n_before == 1 and lv <= 3:
         # responder's notrump rebid; after opener's big strength (a strong 2C, a jump
         # shift: 19+; the 18-19 notrump rebids) it places the contract and shows no extra
@@ -644,7 +675,13 @@ def _read_suit_length(t: _Turn) -> None:
                 and not t.pshown.min_len[strain]:
             s.limit(6, 10)  # responder's simple rebid of his suit (1C 1H 1S 2H): a sign-off
         if t.by_opener and t.n_before == 1:
-            if not t.pshown.min_len[strain]:
+            if NAMES[t.opening.id] in ("2D", "2H", "2S"):
+                # a weak two rebids its suit over the 2NT feature ask with a minimum
+                # (weak_two_feature_answer), and otherwise keeps the opening's 5-11; read as
+                # a one-bid's 12-15 rebid before (issue 27 round forty-two)
+                if [NAMES[x.id] for x in t.per_seat[t.partner_rel] if x.id] == ["2NT"]:
+                    s.limit(5, WEAK_TWO_MINIMUM_HCP)
+            elif not t.pshown.min_len[strain]:
                 s.limit(*((16, 18) if t.jump else (12, 15)))  # opener rebids his suit
             elif t.lv == 3:
                 s.limit(16, 18)  # re-raise of partner's raise: invitational

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NT, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
+from bidlab.agents.sayc.evaluation import WEAK_TWO_MINIMUM_HCP
 from bidlab.agents.sayc.notrump import NT_SLAM
 from bidlab.agents.sayc.slam import own_suit_slam_try, own_trump_suit
 from bidlab.bridge.calls import PASS
@@ -465,7 +466,7 @@ def weak_two_feature_answer(c: Ctx):
     if c.contested or len(o) != 2 or o[0] not in ("2D", "2H", "2S") or o[1] != "2NT":
         return None
     s = "CDHS".index(o[0][1])
-    if c.f.hcp <= 8:
+    if c.f.hcp <= WEAK_TWO_MINIMUM_HCP:
         return bid(3, s), "minimum weak two (SAYC answer to the 2NT feature ask)"
     for t in (0, 1, 2, 3):
         if t != s and c.f.suit_masks[t] >> 11:
