@@ -21,7 +21,7 @@ from bidlab.agents.sayc.evaluation import (
     suit_quality,
     total_tricks_level,
 )
-from bidlab.agents.sayc.notrump import NT_SLAM
+from bidlab.agents.sayc.notrump import NT_REBID_MAX, NT_SLAM, quantitative_over_notrump_rebid
 from bidlab.agents.sayc.slam import agreed_suit, fit_slam_try, own_suit_slam_try, own_trump_suit
 from bidlab.bridge.calls import PASS
 
@@ -123,12 +123,20 @@ def reach_slam(c: Ctx):
         if why is not None:
             trump, fit_try, own_suit = strain, True, True
     slam_low = NT_SLAM if strain == NT and not _partner_bid_game(c) else 33
+    if (strain == NT and low < slam_low and me + NT_REBID_MAX >= NT_SLAM and not c.asked_4nt
+            and quantitative_over_notrump_rebid((*c.ours, "4NT")) and c.legal(bid(4, NT))):
+        return bid(4, NT), (f"{me} points opposite the 1NT rebid: quantitative 4NT (SAYC: 4NT over "
+                            f"partner's notrump invites six; judgement, {NT_SLAM} opposite his maximum)")
     if (low < slam_low and not fit_try) or c.last_bidder in (1, 3) and LV[c.last_bid.id] >= 5:
         return None
     if trump is not None and c.asked_4nt:
         return None  # Blackwood already asked: the slam rules place the contract
     if trump is not None and c.legal(bid(4, NT)):
         why = why or "33+ opposite partner's minimum"
+        if own_suit and quantitative_over_notrump_rebid((*c.ours, "4NT")) and c.legal(bid(6, trump)):
+            # 4NT over partner's 1NT rebid is quantitative, so it cannot ask for aces here
+            return bid(6, trump), (f"{low}+ combined points, my own {SUIT_NAMES[trump]} as trumps: small slam "
+                                   f"(judgement: {why}; 4NT over the 1NT rebid is quantitative)")
         if own_suit:
             return bid(4, NT), (f"{low}+ combined points, my own {SUIT_NAMES[trump]} as trumps: Blackwood "
                                 f"(SAYC; judgement, slam in my own suit: {why})")
