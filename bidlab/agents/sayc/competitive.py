@@ -22,6 +22,7 @@ from bidlab.agents.sayc.evaluation import (
     FREE_BID_SIX_CARD_MAJOR_HCP,
     LAW_COMPETE_TRUMPS,
     MINOR_RAISE_IN_COMPETITION_LENGTH,
+    MINOR_RAISE_INVITE_HCP,
     long_suit_response,
     three_level_raise_with_eight_card_fit,
     total_tricks_level,
@@ -336,6 +337,27 @@ def compete_in_partners_suit_by_total_tricks(c: Ctx):
         return None
     return cb, (f"{c.f.lengths[s]} {SUIT_NAMES[s]} opposite partner's {c.partner.min_len[s]}: a {n}-card fit "
                 f"competes to the {LV[cb.id]} level (Law of Total Tricks)")
+
+
+@rule(CR)
+def invitational_minor_raise_in_competition(c: Ctx):
+    """Responder who has not bid, with four of partner's minor and 9-11 HCP after their
+    interference, when nothing above fits: raise to the cheapest level (two or three).
+    ``minor_raise_in_competition`` stops at 10 points and the two level, and the catch-all
+    pass below sold out to their partscore where the minor competed or made (train DD, issue
+    27 round forty-three: +1.2 / +1.4 IMPs a decision at the two / three level;
+    ``evaluation.MINOR_RAISE_INVITE_HCP``)."""
+    if not _partner_opened_one_suit(c) or c.doubled or c.last_bidder not in (1, 3):
+        return None
+    s = ST[c.opening.id]
+    lo, hi = MINOR_RAISE_INVITE_HCP
+    if s in MAJORS or s in c.their_suits or c.f.lengths[s] < MINOR_RAISE_IN_COMPETITION_LENGTH:
+        return None
+    cb = c.cheapest(s)
+    if not lo <= c.f.hcp <= hi or cb is None or LV[cb.id] > 3:
+        return None
+    return cb, (f"{c.f.lengths[s]} {SUIT_NAMES[s]}, {c.f.hcp} HCP: raises partner's minor over their "
+                f"interference (judgement: {lo}-{hi} HCP compete rather than sell out)")
 
 
 @rule(CR)

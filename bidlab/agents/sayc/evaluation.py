@@ -211,6 +211,14 @@ FREE_BID_SIX_CARD_MAJOR_HCP = 6
 MINOR_RAISE_IN_COMPETITION_LENGTH = 4
 
 
+# Responder's raise of partner's minor over their interference with 9-11 HCP and four cards
+# (``competitive.invitational_minor_raise_in_competition``): the 6-10 point raise stops at the
+# two level and a limit raise has no home once they bid, so the catch-all pass sold out. Train
+# DD (issue 27, round forty-three's seven-card fit counterfactual, the raise forced where
+# responder passed): +1.2 IMPs a decision at the two level, +1.4 at the three (about 140).
+MINOR_RAISE_INVITE_HCP = (9, 11)
+
+
 # ---- Law of Total Tricks -----------------------------------------------------------------------
 
 

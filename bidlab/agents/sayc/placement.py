@@ -21,7 +21,7 @@ from bidlab.agents.sayc.evaluation import (
     suit_quality,
     total_tricks_level,
 )
-from bidlab.agents.sayc.notrump import NT_SLAM
+from bidlab.agents.sayc.notrump import NT_REBID_MAX, NT_SLAM, quantitative_over_notrump_rebid
 from bidlab.agents.sayc.slam import agreed_suit, fit_slam_try, own_suit_slam_try, own_trump_suit
 from bidlab.bridge.calls import PASS
 
@@ -123,12 +123,20 @@ def reach_slam(c: Ctx):
         if why is not None:
             trump, fit_try, own_suit = strain, True, True
     slam_low = NT_SLAM if strain == NT and not _partner_bid_game(c) else 33
+    if (strain == NT and low < slam_low and me + NT_REBID_MAX >= NT_SLAM and not c.asked_4nt
+            and quantitative_over_notrump_rebid((*c.ours, "4NT")) and c.legal(bid(4, NT))):
+        return bid(4, NT), (f"{me} points opposite the 1NT rebid: quantitative 4NT (SAYC: 4NT over "
+                            f"partner's notrump invites six; judgement, {NT_SLAM} opposite his maximum)")
     if (low < slam_low and not fit_try) or c.last_bidder in (1, 3) and LV[c.last_bid.id] >= 5:
         return None
     if trump is not None and c.asked_4nt:
         return None  # Blackwood already asked: the slam rules place the contract
     if trump is not None and c.legal(bid(4, NT)):
         why = why or "33+ opposite partner's minimum"
+        if own_suit and quantitative_over_notrump_rebid((*c.ours, "4NT")) and c.legal(bid(6, trump)):
+            # 4NT over partner's 1NT rebid is quantitative, so it cannot ask for aces here
+            return bid(6, trump), (f"{low}+ combined points, my own {SUIT_NAMES[trump]} as trumps: small slam "
+                                   f"(judgement: {why}; 4NT over the 1NT rebid is quantitative)")
         if own_suit:
             return bid(4, NT), (f"{low}+ combined points, my own {SUIT_NAMES[trump]} as trumps: Blackwood "
                                 f"(SAYC; judgement, slam in my own suit: {why})")
@@ -397,6 +405,15 @@ def compete_by_total_tricks(c: Ctx):
     return cb, f"{n}-card {SUIT_NAMES[s]} fit: competes to the {LV[cb.id]} level (Law of Total Tricks)"
 
 
+_AFTER_TWO_OVER_ONE = "after a two-over-one response"
+
+# Responder's HCP for 3NT over opener's 2NT rebid after his two-over-one response
+# (1D 2C 2NT): 10-11 bid game rather than give a minor preference that opener passes
+# (``keep_forcing_auction_alive``; train DD, issue 27 round forty: 1D 2C 2NT 3D passed with
+# 10-11, 3NT about +1.3 IMPs a board on 32 boards)
+TWO_OVER_ONE_NT_GAME_HCP = (10, 11)
+
+
 def _forcing_situation(c: Ctx) -> str | None:
     """Why partner's last bid forces me to bid again (SAYC), or None.
 
@@ -411,7 +428,7 @@ def _forcing_situation(c: Ctx) -> str | None:
     resp, reb = o[1], o[2]
     opening_suit = "CDHS".index(o[0][1])
     if c.opener == 2 and resp[0] == "2" and resp[1] in "CDHS" and "CDHS".index(resp[1]) < opening_suit:
-        return "after a two-over-one response"
+        return _AFTER_TWO_OVER_ONE
     if c.opener == 2 and reb[0] == "2" and reb[1] in "CDHS" and "CDHS".index(reb[1]) > opening_suit \
             and reb[1] != resp[1:2]:
         return "opener's reverse is forcing"
@@ -431,6 +448,11 @@ def keep_forcing_auction_alive(c: Ctx):
         return None
     f = c.f
     first = "CDHS".index(c.ours[0][1])
+    lo, hi = TWO_OVER_ONE_NT_GAME_HCP
+    if why == _AFTER_TWO_OVER_ONE and NAMES[c.last_bid.id] == "2NT" and lo <= f.hcp <= hi and c.legal(bid(3, NT)):
+        # opener's 2NT has the stoppers; the preference to three of his minor was passed
+        # where 3NT made (train DD, issue 27 round forty: about +1.3 IMPs a board)
+        return bid(3, NT), f"{f.hcp} HCP opposite opener's 2NT {why}: game in notrump (judgement, not the minor preference)"
     if f.balanced and all(f.stoppers[s] or s in c.our_suits for s in range(4)):
         cb = c.cheapest(NT)
         if cb is not None and LV[cb.id] <= 3:

@@ -13,7 +13,11 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
-from bidlab.agents.sayc.notrump import quantitative_after_relay
+from bidlab.agents.sayc.notrump import (
+    NT_REBID_ACCEPT,
+    quantitative_after_relay,
+    quantitative_over_notrump_rebid,
+)
 from bidlab.bridge.calls import PASS
 
 G = "slam"
@@ -30,7 +34,8 @@ def _is_blackwood(c: Ctx, asker_calls, other_calls) -> bool:
     """The asker's last bid was 4NT and was not a quantitative raise of natural notrump.
 
     4NT is quantitative only when it raises partner's notrump and our side has bid no
-    suit (the uncontested 1NT-4NT and 2NT-4NT are answered by the notrump system).
+    suit (the uncontested 1NT-4NT and 2NT-4NT are answered by the notrump system), and
+    directly over opener's 1NT rebid (1D 1H 1NT 4NT: ``notrump.quantitative_over_notrump_rebid``).
     """
     last = next((x for x in reversed(asker_calls) if x.id >= 3), None)
     if last is None or NAMES[last.id] != "4NT":
@@ -38,7 +43,7 @@ def _is_blackwood(c: Ctx, asker_calls, other_calls) -> bool:
     prev_other = [x for x in other_calls if x.id >= 3]
     if prev_other and ST[prev_other[-1].id] == NT and LV[prev_other[-1].id] <= 3 and not c.our_suits:
         return False
-    return not quantitative_after_relay(c.ours)
+    return not (quantitative_after_relay(c.ours) or quantitative_over_notrump_rebid(c.ours))
 
 
 def fit_slam_try(low: int, mid: int, aces: int) -> str | None:
@@ -109,6 +114,17 @@ def own_suit_slam_try(low: int, aces: int) -> str | None:
     if low >= 30 and aces >= 2:
         return f"{low} opposite partner's minimum and {aces} aces of my own, playing in my long suit"
     return None
+
+
+@rule(G)
+def answer_quantitative_over_notrump_rebid(c: Ctx):
+    """Opener's answer to responder's quantitative 4NT over his 1NT rebid (1D 1H 1NT 4NT):
+    6NT in the upper part of the 12-14 (``notrump.NT_REBID_ACCEPT``), else pass."""
+    if c.opener != 0 or len(c.ours) != 4 or not quantitative_over_notrump_rebid(c.ours):
+        return None
+    if c.f.hcp >= NT_REBID_ACCEPT:
+        return bid(6, NT), f"{c.f.hcp} HCP, the upper part of the 1NT rebid: accepts the quantitative 4NT (SAYC; judgement, from 13)"
+    return PASS, f"{c.f.hcp} HCP, the bottom of the 1NT rebid: declines the quantitative 4NT (SAYC; judgement, from 13)"
 
 
 @rule(G)
