@@ -305,17 +305,27 @@ def new_suit_after_interference(c: Ctx):
 def minor_raise_in_competition(c: Ctx):
     """Responder's first call after their overcall or double, when nothing above fits: raise
     partner's minor to two with four cards and 6-10 points (``raise_in_competition`` asks
-    five). Passing sold out to their partscore where our minor fit competed or made
+    five); over their bid also as a passed hand, and with 6-8 HCP that count more points. Passing sold out to their partscore where our minor fit competed or made
     (``evaluation.MINOR_RAISE_IN_COMPETITION_LENGTH``, issue 27 round thirty-nine, train DD)."""
-    if not _partner_opened_one_suit(c) or c.my_calls or c.last_bidder not in (1, 3) and not c.doubled:
+    if not _partner_opened_one_suit(c) or c.last_bidder not in (1, 3) and not c.doubled:
+        return None
+    # over their bid (not their double) also the passed hand's first turn and 6-8 HCP that
+    # count 11+ support points (below ``MINOR_RAISE_INVITE_HCP``): asking for no call at all
+    # and at most 10 points sent those hands to the catch-all pass (train DD +154 IMPs on 96
+    # deals; over their double the nets' matches lost what DD won: issue 27 round forty-six).
+    # A later turn would pull partner's doubled contract or balance.
+    over_bid = not c.doubled
+    if c.my_calls and not (over_bid and c.passed_hand and len(c.my_calls) == 1):
         return None
     s = ST[c.opening.id]
     if s in MAJORS or c.f.lengths[s] < MINOR_RAISE_IN_COMPETITION_LENGTH:
         return None
     cb = c.cheapest(s)
-    if 6 <= c.f.support_points(s) <= 10 and cb is not None and LV[cb.id] == 2:
-        return cb, (f"{c.f.lengths[s]} {SUIT_NAMES[s]}, 6-10 points: raise partner's minor in competition "
-                    "(four cards compete once they bid, judgement)")
+    sp = c.f.support_points(s)
+    if 6 <= sp and (sp <= 10 or over_bid and c.f.hcp < MINOR_RAISE_INVITE_HCP[0]) and cb is not None and LV[cb.id] == 2:
+        return cb, (f"{c.f.lengths[s]} {SUIT_NAMES[s]}, {sp} support points ({c.f.hcp} HCP): raise partner's "
+                    "minor in competition (judgement: four cards compete once they bid, 6-10 points or, over "
+                    f"their bid, under {MINOR_RAISE_INVITE_HCP[0]} HCP; also as a passed hand)")
     return None
 
 
