@@ -255,6 +255,19 @@ def _game_over_their_raise(c: Ctx, s: int, call, why: str, instead: str):
                   f"(Law of Total Tricks: 4M makes or saves their game), not {instead}")
 
 
+
+def _raise_over_their_strong_notrump(c: Ctx, s: int) -> bool:
+    """Whether raising partner's overcall of their 1NT opening in ``s`` takes us to the three
+    level. Their 15-17 notrump holds the balance of the high cards and the overcall (from 6
+    HCP with a six-card suit, ``SIX_CARD_SUIT_OVER_1NT_HCP``) already bought the partscore:
+    with 8-10 support points the simple raise to three went down where the two level made or
+    they would have gone down (issue 27 round forty-five, train DD: passing instead +2.1 IMPs
+    a decision on 77, at every trump length and 6-10 HCP). Only with RHO's pass: over
+    their new bid the general competitive rules decide."""
+    return (c.opening is not None and LV[c.opening.id] == 1 and ST[c.opening.id] == NT
+            and c.cheapest_level(s) >= 3 and c.calls[-1].id == 0)
+
+
 @rule(AD)
 def advance_suit_overcall(c: Ctx):
     a = _partner_first_action(c)
@@ -293,7 +306,7 @@ def advance_suit_overcall(c: Ctx):
         # the simple raise from 8 support points, not 7 (issue 27, round nine: the overcall
         # is 8-16, so 7 opposite its minimum plays a level too high; passing it paid in
         # double-dummy IMPs on train and validation and made contracts)
-        if 8 <= sp <= 10 and not weak_jump and room:
+        if 8 <= sp <= 10 and not weak_jump and room and not _raise_over_their_strong_notrump(c, s):
             return _game_over_their_raise(c, s, c.cheapest(s),
                                           f"3+ {SUIT_NAMES[s]}, 8-10 support points: simple raise (7 passes opposite an overcall)",
                                           "simple raise (7 passes opposite an overcall)")
@@ -332,6 +345,9 @@ def advance_suit_overcall(c: Ctx):
             if call != cb:
                 return call, why
         return None  # RHO bid: the general rules decide whether to compete
+    if L >= 3 and _raise_over_their_strong_notrump(c, s):
+        return PASS, (f"3+ {SUIT_NAMES[s]}, {f.support_points(s)} support points: no raise to the three level over "
+                      "their strong notrump (judgement: the overcall has bought the partscore)")
     return PASS, "nothing to add to partner's overcall"
 
 
