@@ -255,6 +255,27 @@ def _game_over_their_raise(c: Ctx, s: int, call, why: str, instead: str):
                   f"(Law of Total Tricks: 4M makes or saves their game), not {instead}")
 
 
+def _over_their_strong_notrump(c: Ctx) -> bool:
+    """Whether partner overcalled their 1NT opening and RHO passed. The overcall is a
+    six-card suit from 6 HCP (``SIX_CARD_SUIT_OVER_1NT_HCP``) or a five-card suit with 11+,
+    their 15-17 holds the balance of the high cards: the overcall has bought the partscore,
+    and advancer's new suit (good five cards, 10+ HCP) ran from it into a misfit one level
+    higher (issue 27 round forty-five, train DD: passing instead +2.2 IMPs a decision on 22).
+    Over RHO's new bid the general competitive rules decide."""
+    return (c.opening is not None and LV[c.opening.id] == 1 and ST[c.opening.id] == NT
+            and c.calls[-1].id == 0)
+
+
+def _raise_over_their_strong_notrump(c: Ctx, s: int) -> bool:
+    """Whether raising partner's overcall of their 1NT opening in ``s`` takes us to the three
+    level. Their 15-17 notrump holds the balance of the high cards and the overcall (from 6
+    HCP with a six-card suit, ``SIX_CARD_SUIT_OVER_1NT_HCP``) already bought the partscore:
+    with 8-10 support points the simple raise to three went down where the two level made or
+    they would have gone down (issue 27 round forty-five, train DD: passing instead +2.1 IMPs
+    a decision on 77, at every trump length and 6-10 HCP)."""
+    return _over_their_strong_notrump(c) and c.cheapest_level(s) >= 3
+
+
 @rule(AD)
 def advance_suit_overcall(c: Ctx):
     a = _partner_first_action(c)
@@ -293,7 +314,7 @@ def advance_suit_overcall(c: Ctx):
         # the simple raise from 8 support points, not 7 (issue 27, round nine: the overcall
         # is 8-16, so 7 opposite its minimum plays a level too high; passing it paid in
         # double-dummy IMPs on train and validation and made contracts)
-        if 8 <= sp <= 10 and not weak_jump and room:
+        if 8 <= sp <= 10 and not weak_jump and room and not _raise_over_their_strong_notrump(c, s):
             return _game_over_their_raise(c, s, c.cheapest(s),
                                           f"3+ {SUIT_NAMES[s]}, 8-10 support points: simple raise (7 passes opposite an overcall)",
                                           "simple raise (7 passes opposite an overcall)")
@@ -306,7 +327,8 @@ def advance_suit_overcall(c: Ctx):
         if 8 <= f.hcp <= 11 and lv == 1:
             return bid(1, NT), "8-11 HCP, a stopper: 1NT"
     for o in (3, 2, 1, 0):
-        if o != s and o not in c.their_suits and f.lengths[o] >= 5 and f.top5[o] >= 2 and f.hcp >= 10:
+        if o != s and o not in c.their_suits and f.lengths[o] >= 5 and f.top5[o] >= 2 and f.hcp >= 10 \
+                and not _over_their_strong_notrump(c):
             cb = c.cheapest(o)
             if cb is not None and LV[cb.id] <= 2:
                 return cb, f"good 5+ {SUIT_NAMES[o]}, 10+ HCP: new suit, non-forcing"
@@ -332,6 +354,13 @@ def advance_suit_overcall(c: Ctx):
             if call != cb:
                 return call, why
         return None  # RHO bid: the general rules decide whether to compete
+    if _over_their_strong_notrump(c) and any(
+            o != s and f.lengths[o] >= 5 and f.top5[o] >= 2 for o in range(4)) and f.hcp >= 10:
+        return PASS, (f"{f.hcp} HCP and a good suit of my own: no new suit over their strong notrump (judgement: "
+                      "partner's overcall has bought the partscore)")
+    if L >= 3 and _raise_over_their_strong_notrump(c, s):
+        return PASS, (f"3+ {SUIT_NAMES[s]}, {f.support_points(s)} support points: no raise to the three level over "
+                      "their strong notrump (judgement: the overcall has bought the partscore)")
     return PASS, "nothing to add to partner's overcall"
 
 
