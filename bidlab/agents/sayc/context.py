@@ -106,6 +106,12 @@ class Ctx:
         """Known combined length in ``suit``: my cards plus what partner has shown."""
         return self.f.lengths[suit] + self.partner.min_len[suit]
 
+    def longest_fit(self) -> tuple[int, int | None]:
+        """Our longest known fit outside their suits, as (length, suit); the lower-ranking
+        suit on a tie; (0, None) when they have bid all four."""
+        return max(((self.fit(x), x) for x in range(4) if x not in self.their_suits),
+                   key=lambda z: z[0], default=(0, None))
+
 
 class _Reading:
     """The auction read so far, in absolute seats; extended one call at a time and cached."""

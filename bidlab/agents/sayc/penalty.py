@@ -141,8 +141,7 @@ def balance_of_power_action(c: Ctx):
                         f"{n} trumps): penalty double of their contract")
     if n > 2 or known < BALANCE_OF_POWER_COMPETE_HCP:
         return None
-    fit, s = max(((c.f.lengths[x] + c.partner.min_len[x], x) for x in range(4) if x not in c.their_suits),
-                 key=lambda z: z[0], default=(0, None))  # they may have bid all four suits
+    fit, s = c.longest_fit()
     if fit < BALANCE_OF_POWER_FIT:
         return None
     cb = c.cheapest(s)

@@ -373,7 +373,7 @@ def compete_by_total_tricks(c: Ctx):
     for s in range(4):
         if s in c.their_suits:
             continue
-        n = c.f.lengths[s] + c.partner.min_len[s]
+        n = c.fit(s)
         if c.f.lengths[s] >= 6 and s in c.me.bid_suits and not c.partner.bid_suits:
             # my own long suit, partner silent: he holds about two of it (a third of the
             # 6-7 cards I lack), so a six-card suit is an eight-card fit for the Law and a
@@ -482,8 +482,7 @@ def compete_over_their_two_level_partscore(c: Ctx):
     t = ST[c.last_bid.id]
     if LV[c.last_bid.id] != 2 or t == NT or c.their_suits != frozenset((t,)) or c.f.lengths[t] > 2:
         return None
-    # our longest known fit outside their suit (the lower-ranking one on a tie, as measured)
-    n, s = max(((c.f.lengths[x] + c.partner.min_len[x], x) for x in range(4) if x != t), key=lambda fit: fit[0])
+    n, s = c.longest_fit()  # their only suit is t
     if n < 8:
         return None
     cb = c.cheapest(s)

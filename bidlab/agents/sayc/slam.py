@@ -71,9 +71,9 @@ def agreed_suit(c: Ctx) -> int | None:
     """Our side's trump suit: the last suit bid by our side in which we have a known fit."""
     best = None
     for s in range(4):
-        if s in c.our_suits and c.f.lengths[s] + c.partner.min_len[s] >= 8:
+        if s in c.our_suits and c.fit(s) >= 8:
             if best is None or (s in (2, 3)) > (best in (2, 3)) or (
-                (s in (2, 3)) == (best in (2, 3)) and c.f.lengths[s] + c.partner.min_len[s] > c.f.lengths[best] + c.partner.min_len[best]
+                (s in (2, 3)) == (best in (2, 3)) and c.fit(s) > c.fit(best)
             ):
                 best = s
     return best
