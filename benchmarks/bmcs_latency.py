@@ -11,6 +11,7 @@ in the output: one greedy policy call on the same position.
 
     python benchmarks/bmcs_latency.py --positions 40 --json latency.json
     python benchmarks/bmcs_latency.py --positions 5 --settings paper-exact
+    python benchmarks/bmcs_latency.py --positions 10 --devices cpu,cuda   # the same positions on a GPU
 """
 
 from __future__ import annotations
@@ -63,9 +64,12 @@ def _q(xs, q: float) -> float:
     return float(np.quantile(np.asarray(xs, float), q)) if len(xs) else float("nan")
 
 
-def measure(name: str, model: str, n: int, seed: int) -> dict:
-    """Search ``n`` positions with one setting; every number the report needs."""
-    spec = f"{SETTINGS[name][0]}:{model}{SETTINGS[name][1]}"
+def measure(name: str, model: str, n: int, seed: int, device: str = "cpu") -> dict:
+    """Search ``n`` positions with one setting on one torch device; every number the report needs."""
+    opts = SETTINGS[name][1]
+    if device != "cpu":
+        opts += f"{'&' if opts else '?'}device={device}"
+    spec = f"{SETTINGS[name][0]}:{model}{opts}"
     agent = make_agent(spec, seed)
     pos = positions(agent, n, seed)
     t0, c0 = time.perf_counter(), time.process_time()
@@ -111,16 +115,27 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--json", help="also write the numbers to this JSON file")
+    ap.add_argument("--devices", default="cpu", help="comma list of torch devices to search on (cpu, cuda...), "
+                    "each on the same positions; ratios are printed against the first")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     print(f"bidlab {bidlab.__version__}, torch threads {args.threads}, {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} cores", flush=True)
     results = []
-    for name in args.settings.split(","):
+    names, devices = args.settings.split(","), args.devices.split(",")
+    for name in names:
         if name not in SETTINGS:
             raise SystemExit(f"unknown setting {name!r}; choose from {', '.join(SETTINGS)}")
-        results.append(measure(name, args.model, args.positions, args.seed))
-        print(line(results[-1]), flush=True)
+    for name in names:
+        first = None
+        for device in devices:
+            results.append(measure(name, args.model, args.positions, args.seed, device))
+            print(line(results[-1]), flush=True)
+            if first is None:
+                first = results[-1]
+            else:
+                print(f"  {device} vs {devices[0]}: wall median {results[-1]['wall']['median'] / first['wall']['median']:.2f}x, "
+                      f"mean {results[-1]['wall']['mean'] / first['wall']['mean']:.2f}x", flush=True)
     if args.json:
         write_json_atomic(Path(args.json), {"model": args.model, "positions": args.positions, "seed": args.seed,
                                             "results": results})

@@ -18,36 +18,12 @@ train_app = typer.Typer(help="Train networks: sl (supervised policy from expert 
 console = Console()
 
 
-class DeviceError(BidlabError):
-    """A torch device that this installation of torch cannot use."""
-
-
 def check_device(device: str) -> str:
-    """``device`` if torch can compute on it here, else a :class:`DeviceError` that says why.
+    """``device`` if torch can compute on it here (:func:`bidlab.nets.device.check_device`),
+    checked before any data is read or any run folder is written."""
+    from bidlab.nets.device import check_device as check  # torch loads on use, so `bidlab --help` starts fast
 
-    Checked before any data is read or any run folder is written."""
-    import torch
-
-    try:
-        dev = torch.device(device)
-    except (RuntimeError, ValueError) as e:
-        raise DeviceError(f"not a torch device: {device!r} ({e}); use cpu, cuda or cuda:N") from None
-    if dev.type == "cpu":
-        return device
-    if dev.type == "cuda":
-        if torch.version.cuda is None:
-            raise DeviceError(f"--device {device}: this torch ({torch.__version__}) is a CPU-only build without "
-                              "CUDA; use --device cpu, or install a CUDA build of torch")
-        n = torch.cuda.device_count() if torch.cuda.is_available() else 0
-        if n == 0:
-            raise DeviceError(f"--device {device}: torch was built with CUDA {torch.version.cuda} but finds no "
-                              "CUDA device here; use --device cpu")
-        if dev.index is not None and dev.index >= n:
-            raise DeviceError(f"--device {device}: only {n} CUDA device(s) here (cuda:0..cuda:{n - 1})")
-        return device
-    if dev.type == "mps" and not torch.backends.mps.is_available():
-        raise DeviceError(f"--device {device}: Apple's MPS is not available here; use --device cpu")
-    return device
+    return check(device)
 
 
 def _say_resuming(out: Path, state: dict | None = None) -> None:

@@ -315,11 +315,11 @@ def train_belief(out: str | Path, cfg: BeliefConfig, progress: Callable[[dict], 
     return state
 
 
-def load_belief(name_or_path: str = "belief") -> BeliefNet:
-    """A saved belief net (a path, or the name of a shipped model such as ``belief``)."""
+def load_belief(name_or_path: str = "belief", device: str = "cpu") -> BeliefNet:
+    """A saved belief net (a path, or the name of a shipped model such as ``belief``) on ``device``."""
     from bidlab.agents.neural import resolve_model
 
-    net, _ = load_model(resolve_model(name_or_path))
+    net, _ = load_model(resolve_model(name_or_path), device=device)
     if net.cfg.kind != "belief":
         raise BeliefTrainingError(f"{name_or_path} is a {net.cfg.kind} net, not a belief net")
     return net

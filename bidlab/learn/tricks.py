@@ -66,7 +66,8 @@ class TrickNet(nn.Module):
     def trick_probabilities(self, deals: np.ndarray) -> np.ndarray:
         """``float32[n, 4, 5, 14]``: P(declarer takes t tricks) for every (declarer, strain)."""
         with torch.inference_mode():
-            return torch.softmax(self(deal_features(deals)), dim=-1).numpy()
+            x = deal_features(deals).to(next(self.parameters()).device)
+            return torch.softmax(self(x), dim=-1).cpu().numpy()
 
 
 def deal_features(deals: np.ndarray) -> torch.Tensor:
@@ -105,7 +106,7 @@ def save_tricknet(path: str | Path, net: TrickNet, info: dict) -> Path:
     return p.with_suffix(".safetensors")
 
 
-def load_tricknet(path: str | Path) -> TrickNet:
+def load_tricknet(path: str | Path, device: str = "cpu") -> TrickNet:
     from safetensors.torch import load
 
     p = Path(path).with_suffix("")
@@ -120,7 +121,7 @@ def load_tricknet(path: str | Path) -> TrickNet:
         net.load_state_dict(load(w.read_bytes()))
     except (json.JSONDecodeError, TypeError, KeyError, RuntimeError) as e:
         raise TrickNetError(f"{p} is not a readable trick estimator ({e})") from None
-    return net.eval()
+    return net.to(device).eval()
 
 
 def train_tricknet(out: str | Path, cfg: TrickNetConfig, progress: Callable[[dict], None] | None = None) -> dict:

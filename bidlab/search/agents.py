@@ -5,7 +5,10 @@ Specs: ``bmcs:MODEL[?OPTIONS]`` and ``mcs:MODEL[?OPTIONS]``, e.g. ``bmcs:sl``,
 MODEL is a policy (a shipped name such as ``sl``/``rl`` or a path); options are those of
 :func:`bidlab.search.bmcs.parse_options` plus ``belief=NAME`` (default the shipped
 ``belief``), ``tricks=NAME`` (default the shipped ``tricks``) and, for piKL (issue 29),
-``anchor=MODEL`` with ``anchor_weight=λ`` (``bmcs:rl?anchor=sl&anchor_weight=0.5``).
+``anchor=MODEL`` with ``anchor_weight=λ`` (``bmcs:rl?anchor=sl&anchor_weight=0.5``), and
+``device=cuda`` (or ``cuda:N``), where the policy, belief and trick nets compute (default
+``cpu``): particles, filtering and rollouts are batched, so the paper preset's 1,500
+rollouts a decision are the work a GPU helps with.
 
 Registration: importing :mod:`bidlab.search` registers both kinds with
 :func:`bidlab.agents.registry.register`. The registry sits in the agents layer, below search,
@@ -27,15 +30,16 @@ from bidlab.envs.state import AuctionState
 from bidlab.learn.belief import load_belief
 from bidlab.learn.tricks import load_tricknet
 from bidlab.nets.config import ModelFileError
+from bidlab.nets.device import DeviceError, check_device
 from bidlab.search.bmcs import SearchConfig, Searcher, SearchError, SearchResult, parse_options
 
-_CACHE: dict[tuple[str, str], object] = {}
+_CACHE: dict[tuple[str, str, str], object] = {}
 
 
-def _cached(kind: str, name: str, loader):
-    key = (kind, name)
+def _cached(kind: str, name: str, device: str, loader):
+    key = (kind, name, device)
     if key not in _CACHE:
-        _CACHE[key] = loader(name)
+        _CACHE[key] = loader(name, device)
     return _CACHE[key]
 
 
@@ -76,19 +80,25 @@ def build_search_agent(arg: str, seed: int, belief: bool) -> SearchAgent:
     belief_name = kv.pop("belief", "belief")
     tricks_name = kv.pop("tricks", "tricks")
     anchor_name = kv.pop("anchor", None)
+    device = kv.pop("device", "cpu")
+    try:
+        check_device(device, flag="device=")
+    except DeviceError as e:
+        raise AgentSpecError(str(e)) from None
     try:
         cfg = parse_options("&".join(f"{k}={v}" for k, v in kv.items()), SearchConfig(belief=belief))
         resolve_model(model, kind="policy")
-        policy = load_neural_agent(model, mode="greedy", seed=seed)
-        bnet = _cached("belief", belief_name, load_belief) if belief else None
-        tnet = _cached("tricks", tricks_name, lambda n: load_tricknet(_trick_path(n))) if cfg.dd == "net" else None
+        policy = load_neural_agent(model, mode="greedy", seed=seed, device=device)
+        bnet = _cached("belief", belief_name, device, load_belief) if belief else None
+        tnet = (_cached("tricks", tricks_name, device, lambda n, d: load_tricknet(_trick_path(n), device=d))
+                if cfg.dd == "net" else None)
         anchor = None
         if anchor_name:
             try:
                 resolve_model(anchor_name, kind="policy")
             except ModelFileError as e:
                 raise AgentSpecError(f"anchor={anchor_name}: {e}") from None
-            anchor = load_neural_agent(anchor_name, mode="greedy", seed=seed)
+            anchor = load_neural_agent(anchor_name, mode="greedy", seed=seed, device=device)
         return SearchAgent(Searcher(policy, cfg, bnet, tnet, seed=seed, anchor=anchor))
     except SearchError as e:
         raise AgentSpecError(str(e)) from None
@@ -103,5 +113,5 @@ def _mcs(arg: str, seed: int) -> SearchAgent:
 
 
 register("bmcs", "belief Monte Carlo search over a policy: bmcs:MODEL[?k=4&rmax=1500&pmin=0.01&rmin=100"
-         "&dd=net|exact&score=imps|points&preset=paper&anchor=sl&anchor_weight=0.5]", _bmcs)
+         "&dd=net|exact&score=imps|points&preset=paper&anchor=sl&anchor_weight=0.5&device=cuda]", _bmcs)
 register("mcs", "Monte Carlo search with uniform deal sampling (BMCS ablation): mcs:MODEL[?options as bmcs]", _mcs)

@@ -159,7 +159,8 @@ def net_beliefs(net, state: AuctionState) -> np.ndarray:
     ``state``, by absolute seat (:func:`~bidlab.search.sampler.belief_by_seat`), with that
     player's own row holding its hand. Shared by BMCS and the ``jps:`` agent's sampler."""
     with torch.inference_mode():
-        b = belief_probabilities(net, torch.from_numpy(observe(state))).numpy()
+        x = torch.from_numpy(observe(state)).to(next(net.parameters()).device)
+        b = belief_probabilities(net, x).cpu().numpy()
     out = np.empty((state.n, 4, 52), np.float32)
     for t in range(state.n):
         seat = int(state.to_act[t])

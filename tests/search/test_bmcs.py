@@ -4,6 +4,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+import torch
 
 import bidlab.search  # noqa: F401  (registers bmcs:, mcs:)
 from bidlab.agents.registry import AgentSpecError, make_agent
@@ -123,6 +124,30 @@ def test_agent_specs_build_and_bad_specs_fail_cleanly():
         make_agent("bmcs:sl?k=0", 0)
     with pytest.raises(AgentSpecError):
         make_agent("bmcs:", 0)
+
+
+def test_search_agents_take_a_device_and_refuse_one_torch_cannot_use():
+    deals, _, _ = shipped_store().load("validation")
+    root = init(deals[:1], 0, 0)
+    opts = "k=3&pmin=0.0&rmin=20&rmax=40&halving=0"
+    plain = make_agent(f"bmcs:sl?{opts}", 0).search(root)
+    on_cpu = make_agent(f"bmcs:sl?{opts}&device=cpu", 0)
+    assert on_cpu.searcher.policy.device == "cpu"
+    r = on_cpu.search(root)
+    assert (r.call, r.kept, [c.call for c in r.candidates]) == (plain.call, plain.kept, [c.call for c in plain.candidates])
+    with pytest.raises(AgentSpecError, match="toaster"):
+        make_agent("bmcs:sl?device=toaster", 0)
+    with pytest.raises(AgentSpecError, match=r"device=cuda:99"):
+        make_agent("mcs:sl?device=cuda:99", 0)
+    if torch.cuda.is_available():
+        gpu = make_agent(f"bmcs:sl?{opts}&device=cuda", 0)
+        assert next(gpu.searcher.belief_net.parameters()).is_cuda
+        assert np.allclose(gpu.searcher.policy.probabilities(root), on_cpu.searcher.policy.probabilities(root), atol=1e-4)
+        g = gpu.search(root)
+        assert g.searched and g.call in [c.call for c in g.candidates]
+    else:
+        with pytest.raises(AgentSpecError, match="device=cuda"):
+            make_agent("bmcs:sl?device=cuda", 0)
 
 
 def test_search_on_a_real_position_returns_a_candidate_with_shared_particles():
