@@ -30,6 +30,7 @@ from torch import nn
 import bidlab
 from bidlab.errors import BidlabError
 from bidlab.fileio import write_bytes_atomic, write_json_atomic
+from bidlab.nets.device import module_device
 
 
 class TrickNetError(BidlabError):
@@ -66,7 +67,7 @@ class TrickNet(nn.Module):
     def trick_probabilities(self, deals: np.ndarray) -> np.ndarray:
         """``float32[n, 4, 5, 14]``: P(declarer takes t tricks) for every (declarer, strain)."""
         with torch.inference_mode():
-            x = deal_features(deals).to(next(self.parameters()).device)
+            x = deal_features(deals).to(module_device(self))
             return torch.softmax(self(x), dim=-1).cpu().numpy()
 
 

@@ -59,6 +59,7 @@ from bidlab.envs.scoring import imps_array
 from bidlab.envs.state import AuctionState, concat, contracts, from_prefix, observe, repeat, step_, with_hands
 from bidlab.errors import BidlabError
 from bidlab.learn.belief import probabilities as belief_probabilities
+from bidlab.nets.device import module_device
 from bidlab.search.ddcache import ContractValues
 from bidlab.search.sampler import DealSampler, belief_by_seat, uniform_by_seat
 
@@ -159,7 +160,7 @@ def net_beliefs(net, state: AuctionState) -> np.ndarray:
     ``state``, by absolute seat (:func:`~bidlab.search.sampler.belief_by_seat`), with that
     player's own row holding its hand. Shared by BMCS and the ``jps:`` agent's sampler."""
     with torch.inference_mode():
-        x = torch.from_numpy(observe(state)).to(next(net.parameters()).device)
+        x = torch.from_numpy(observe(state)).to(module_device(net))
         b = belief_probabilities(net, x).cpu().numpy()
     out = np.empty((state.n, 4, 52), np.float32)
     for t in range(state.n):
