@@ -34,6 +34,13 @@ from bidlab.agents.sayc.slam import fit_slam_try
 from bidlab.bridge.calls import DOUBLE, PASS, REDOUBLE
 
 CR = "competitive_response"
+# Responder's catch-all pass after their interference has a group of its own so that the
+# bidder can walk it after the penalty group: a catch-all early in the list answers before
+# the trick-count penalty double and the balance-of-power action can speak (issue 27 round
+# forty-seven: skipped once on the train deals, the penalty doubles it hid paid about 4 IMPs
+# a decision double dummy). Before responder's first bid with no contest yet (RHO doubled
+# partner's opening) it still comes straight after the competitive responses.
+CR_PASS = "competitive_response_pass"
 OC = "opener_competitive"
 
 
@@ -370,7 +377,7 @@ def invitational_minor_raise_in_competition(c: Ctx):
                 f"interference (judgement: {lo}-{hi} HCP compete rather than sell out)")
 
 
-@rule(CR)
+@rule(CR_PASS)
 def pass_after_interference(c: Ctx):
     if _partner_opened_one_suit(c) and c.f.hcp < 13:
         return PASS, "nothing descriptive to say after their interference"
