@@ -57,14 +57,16 @@ def situation_groups(c: Ctx) -> tuple[str, ...]:
         if not c.contested:
             if c.opener == 2 and not i_acted:
                 if c.interfered:  # RHO doubled partner's opening
-                    return ("competitive_response", *nt, "response", "placement_game", "placement")
+                    return ("competitive_response", "competitive_response_pass", *nt, "response", "placement_game",
+                            "placement")
                 return (*nt, "response", "placement_game", "placement")
             rebid = ("rebid", "continuation") if c.opener == 0 and len(c.ours) == 2 else ("continuation",)
             if c.interfered:
                 return (*slam, "opener_competitive", *nt, *rebid, "placement_game", "placement")
             return (*slam, *nt, *rebid, "opener_competitive", "placement_game", "placement")
         if c.opener == 2 and not i_acted:
-            return (*slam, "competitive_response", "placement_game", "penalty", "placement")
+            return (*slam, "competitive_response", "placement_game", "penalty", "competitive_response_pass",
+                    "placement")
         return (*slam, "opener_competitive", "placement_game", "penalty", "placement")
     if not i_acted and not c.partner.acted:
         return ("overcall",)

@@ -34,6 +34,13 @@ from bidlab.agents.sayc.slam import fit_slam_try
 from bidlab.bridge.calls import DOUBLE, PASS, REDOUBLE
 
 CR = "competitive_response"
+# Responder's catch-all pass after their interference has a group of its own so that the
+# bidder can walk it after the penalty group: a catch-all early in the list answers before
+# the trick-count penalty double and the balance-of-power action can speak (issue 27 round
+# forty-seven: skipped once on the train deals, the penalty doubles it hid paid about 4 IMPs
+# a decision double dummy). Before responder's first bid with no contest yet (RHO doubled
+# partner's opening) it still comes straight after the competitive responses.
+CR_PASS = "competitive_response_pass"
 OC = "opener_competitive"
 
 
@@ -94,7 +101,7 @@ def after_nt_opening_interference(c: Ctx):
     f = c.f
     t = _their_last_suit(c)
     lo = 15 if NAMES[c.opening.id] == "1NT" else 20
-    if c.last_bidder == 3 and c.last_bid.id != c.opening.id:
+    if _their_overcall_of_our_notrump(c):
         if f.hcp + lo >= 25:
             for s in (3, 2):
                 if s == t:
@@ -123,7 +130,7 @@ def after_nt_opening_interference(c: Ctx):
                 cb = c.cheapest(s)
                 if cb is not None and LV[cb.id] == 2:
                     return cb, f"5+ {SUIT_NAMES[s]}: natural, to play (systems off over their overcall)"
-        return PASS, "nothing to say after their interference"
+        return None  # nothing systemic: the penalty group, then pass_after_nt_overcall
     if c.doubled and c.last_bidder == 2:
         major = max(f.lengths[2], f.lengths[3])
         if major >= 5 or (major == 4 and f.hcp >= 8):
@@ -370,10 +377,26 @@ def invitational_minor_raise_in_competition(c: Ctx):
                 f"interference (judgement: {lo}-{hi} HCP compete rather than sell out)")
 
 
-@rule(CR)
+@rule(CR_PASS)
 def pass_after_interference(c: Ctx):
     if _partner_opened_one_suit(c) and c.f.hcp < 13:
         return PASS, "nothing descriptive to say after their interference"
+
+
+def _their_overcall_of_our_notrump(c: Ctx) -> bool:
+    """Responder who has not bid, RHO having overcalled partner's 1NT / 2NT opening."""
+    return (c.opener == 2 and NAMES[c.opening.id] in ("1NT", "2NT") and not [x for x in c.my_calls if x.id]
+            and c.last_bidder == 3 and c.last_bid.id != c.opening.id)
+
+
+@rule(CR_PASS)
+def pass_after_nt_overcall(c: Ctx):
+    # The catch-all of after_nt_opening_interference, walked after the penalty group: with
+    # three or four of their suit and the balance of power, responder's double answers
+    # first (issue 27 round forty-seven: skipped once on the train deals, those doubles paid
+    # about 3 IMPs a decision double dummy).
+    if _their_overcall_of_our_notrump(c):
+        return PASS, "nothing to say after their overcall of our notrump (no penalty double, no game)"
 
 
 # -- opener in competition ------------------------------------------------------------

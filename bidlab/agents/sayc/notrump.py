@@ -365,13 +365,14 @@ def after_transfer(c: Ctx):
     s = 2 if rest[0].endswith("D") else 3
     n = c.f.lengths[s]
     # the booklet's ranges are in HCP; over 2NT, where responder has no invitation below
-    # game, a sixth trump is worth a point (opener holds two or more: an eight-card fit or
-    # better, and the long suit is a trick source), so it counts towards game (issue 27
-    # round sixteen: 2NT 3H 3S with six spades and 4 HCP passed where 4S made). Over 1NT the
-    # booklet's 3M invitation with six and 8-9 HCP stands.
-    sixth = 1 if n >= 6 and lv == 2 else 0
-    h = c.f.hcp + sixth
-    counted = " (HCP plus a point for the sixth trump)" if sixth else ""
+    # game, the long major is worth a point (the transfer promised five; opener holds two or
+    # more and the suit is a trick source), so it counts towards game (issue 27 round
+    # sixteen: 2NT 3H 3S with six spades and 4 HCP passed where 4S made; round forty-seven:
+    # with five and 4 HCP, 3NT, opener choosing, paid about 4 IMPs a decision double dummy
+    # over passing 3M on the train deals). Over 1NT the booklet's 3M invitation stands.
+    length_point = 1 if lv == 2 else 0
+    h = c.f.hcp + length_point
+    counted = f" (HCP plus a point for the {n}-card major)" if length_point else ""
     if rest[1][0] == str(lv + 2):  # super-acceptance
         if h >= game - 3:
             return bid(4, s), "opener super-accepted: game"
@@ -394,7 +395,7 @@ def after_transfer(c: Ctx):
         if _slam_invite_points(c) >= _quantitative(hi):
             return bid(4, NT), (f"five {SUIT_NAMES[s]}, {h} HCP opposite {lo}-{hi}: quantitative 4NT "
                                 f"(SAYC: 4NT over notrump invites six; opener picks 6{'HS'[s - 2]} or 6NT)")
-        return bid(3, NT), f"five {SUIT_NAMES[s]}, game values: opener chooses 3NT or 4{'HS'[s - 2]}"
+        return bid(3, NT), f"five {SUIT_NAMES[s]}, game values{counted}: opener chooses 3NT or 4{'HS'[s - 2]}"
     if h >= inv and lv == 1:
         if n >= 6:
             return bid(3, s), f"6+ {SUIT_NAMES[s]}, invitational"
