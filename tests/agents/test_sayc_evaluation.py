@@ -305,3 +305,29 @@ def test_three_level_raise_with_eight_card_fit_thresholds():
     assert three_level_raise_with_eight_card_fit(THREE_LEVEL_RAISE_FIT, THREE_LEVEL_RAISE_HCP)
     assert not three_level_raise_with_eight_card_fit(THREE_LEVEL_RAISE_FIT - 1, THREE_LEVEL_RAISE_HCP + 4)
     assert not three_level_raise_with_eight_card_fit(THREE_LEVEL_RAISE_FIT + 1, THREE_LEVEL_RAISE_HCP - 1)
+
+
+def test_long_suit_competes_again_thresholds():
+    from bidlab.agents.sayc.evaluation import (
+        LONG_SUIT_COMPETE_LENGTH,
+        LONG_SUIT_COMPETE_LOSERS,
+        long_suit_competes_again,
+    )
+
+    assert long_suit_competes_again(LONG_SUIT_COMPETE_LENGTH, LONG_SUIT_COMPETE_LOSERS)
+    assert not long_suit_competes_again(LONG_SUIT_COMPETE_LENGTH - 1, LONG_SUIT_COMPETE_LOSERS - 2)
+    assert not long_suit_competes_again(LONG_SUIT_COMPETE_LENGTH + 2, LONG_SUIT_COMPETE_LOSERS + 1)
+
+
+
+@pytest.mark.parametrize("pbn, competes", [
+    ("J.9.AKQ52.AQT742", True),    # six clubs, three losers (one in each singleton, one in clubs)
+    ("A.K3.Q52.AKJ8642", True),    # seven clubs, four losers (heart, two diamonds, club)
+    ("A.KJ3.Q52.QJ8642", False),   # six clubs, six losers (two each in hearts, diamonds, clubs)
+    ("AK.AK3.AQ2.KQJ2", False),    # four losers but only four clubs: no long suit
+])
+def test_long_suit_competes_again_on_counted_hands(pbn, competes):
+    from bidlab.agents.sayc.evaluation import long_suit_competes_again
+
+    f = features(Hand.parse(pbn))
+    assert long_suit_competes_again(max(f.lengths), f.losing_tricks) is competes

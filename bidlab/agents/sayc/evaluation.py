@@ -278,6 +278,20 @@ def three_level_raise_with_eight_card_fit(trumps: int, hcp: int) -> bool:
     return trumps >= THREE_LEVEL_RAISE_FIT and hcp >= THREE_LEVEL_RAISE_HCP
 
 
+LONG_SUIT_COMPETE_LENGTH = 6
+LONG_SUIT_COMPETE_LOSERS = 4
+
+
+def long_suit_competes_again(length: int, losers: int) -> bool:
+    """A bidder who has already shown a suit bids it again over their later bid when it is
+    long (six cards or more) and the hand has four losers or fewer (losing-trick count): such
+    a hand takes about nine tricks in its own suit opposite little, so selling out to their
+    partscore gives up a plus score (issue 27 round forty-eight: the net-guided audit's top
+    cell, the later-turn pass of `placement.settle`; on train DD the rebid gained +1.6 to +9
+    IMPs a decision at two to four losers and lost at five or more with six or seven cards)."""
+    return length >= LONG_SUIT_COMPETE_LENGTH and losers <= LONG_SUIT_COMPETE_LOSERS
+
+
 def total_tricks_level(trumps: int) -> int:
     """The level the Law of Total Tricks makes safe to compete to with ``trumps`` between
     us: trumps minus six (an 8-card fit two, a 9-card fit three), never above seven."""

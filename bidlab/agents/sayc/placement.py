@@ -17,6 +17,7 @@ from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ct
 from bidlab.agents.sayc.engine import rule
 from bidlab.agents.sayc.evaluation import (
     GAME_OVER_RAISE_TRUMPS,
+    long_suit_competes_again,
     notrump_points,
     suit_quality,
     total_tricks_level,
@@ -491,6 +492,26 @@ def compete_over_their_two_level_partscore(c: Ctx):
     return cb, (f"{n}-card {SUIT_NAMES[s]} fit, {c.f.lengths[t]} of their {SUIT_NAMES[t]}: competes to the "
                 f"three level over their two-level partscore (Law of Total Tricks: do not sell out at the two level "
                 f"when both sides have a fit)")
+
+
+@rule(G)
+def compete_again_with_long_suit(c: Ctx):
+    """They outbid us after I showed a suit: rebid it, cheapest level, up to its game, when
+    the suit is long and the hand has few losers (:func:`long_suit_competes_again`); else the
+    settle pass below sells out to them."""
+    if c.last_bidder not in (1, 3) or c.doubled or c.last_bid is None:
+        return None
+    f = c.f
+    for s in c.me.bid_suits:
+        if s in c.their_suits or not long_suit_competes_again(f.lengths[s], f.losing_tricks):
+            continue
+        cb = c.cheapest(s)
+        if cb is None or LV[cb.id] > (4 if s in MAJORS else 5):
+            return None
+        return cb, (f"{f.lengths[s]} {SUIT_NAMES[s]} and {f.losing_tricks} losers (losing-trick count): competes again in my suit "
+                    f"over their bid rather than sell out (judgement: a long suit and four losers or fewer take "
+                    f"about nine tricks opposite little)")
+    return None
 
 
 @rule(G)
