@@ -496,19 +496,22 @@ def compete_over_their_two_level_partscore(c: Ctx):
 
 @rule(G)
 def compete_again_with_long_suit(c: Ctx):
-    """They outbid us after I showed a suit: rebid it, cheapest level, up to its game, when
-    the suit is long and the hand has few losers (:func:`long_suit_competes_again`); else the
-    settle pass below sells out to them."""
+    """They bid last at a later turn: with a long suit outside theirs and few losers
+    (:func:`long_suit_competes_again`) bid it at the cheapest level, up to its game, rather
+    than let the settle pass below sell out to them. The suit I have bid comes first; a long
+    suit I have not shown yet (a passed or silent hand) is bid too (round forty-eight's
+    step A2: +2.1 IMPs a decision on train DD, 79 decisions)."""
     if c.last_bidder not in (1, 3) or c.doubled or c.last_bid is None:
         return None
     f = c.f
-    for s in c.me.bid_suits:
+    for s in sorted(range(4), key=lambda t: (t not in c.me.bid_suits, -f.lengths[t])):
         if s in c.their_suits or not long_suit_competes_again(f.lengths[s], f.losing_tricks):
             continue
         cb = c.cheapest(s)
         if cb is None or LV[cb.id] > (4 if s in MAJORS else 5):
             return None
-        return cb, (f"{f.lengths[s]} {SUIT_NAMES[s]} and {f.losing_tricks} losers (losing-trick count): competes again in my suit "
+        again = "again in my suit" if s in c.me.bid_suits else "in my long suit"
+        return cb, (f"{f.lengths[s]} {SUIT_NAMES[s]} and {f.losing_tricks} losers (losing-trick count): competes {again} "
                     f"over their bid rather than sell out (judgement: a long suit and four losers or fewer take "
                     f"about nine tricks opposite little)")
     return None
