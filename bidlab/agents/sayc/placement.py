@@ -504,16 +504,17 @@ def compete_again_with_long_suit(c: Ctx):
     if c.last_bidder not in (1, 3) or c.doubled or c.last_bid is None:
         return None
     f = c.f
+    partner_has_bid = any(x.is_bid for x in c.partner_calls)
     for s in sorted(range(4), key=lambda t: (t not in c.me.bid_suits, -f.lengths[t])):
-        if s in c.their_suits or not long_suit_competes_again(f.lengths[s], f.losing_tricks):
+        if s in c.their_suits or not long_suit_competes_again(f.lengths[s], f.losing_tricks, partner_has_bid):
             continue
         cb = c.cheapest(s)
         if cb is None or LV[cb.id] > (4 if s in MAJORS else 5):
             return None
         again = "again in my suit" if s in c.me.bid_suits else "in my long suit"
         return cb, (f"{f.lengths[s]} {SUIT_NAMES[s]} and {f.losing_tricks} losers (losing-trick count): competes {again} "
-                    f"over their bid rather than sell out (judgement: a long suit and four losers or fewer take "
-                    f"about nine tricks opposite little)")
+                    f"over their bid rather than sell out (judgement: a long suit and four losers or fewer, five "
+                    f"when partner has bid, take about nine tricks)")
     return None
 
 
