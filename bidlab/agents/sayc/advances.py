@@ -13,7 +13,7 @@ from __future__ import annotations
 from bidlab.agents.sayc.context import LV, MAJORS, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
 from bidlab.agents.sayc.evaluation import GAME_OVER_RAISE_TRUMPS
-from bidlab.agents.sayc.overcalls import _their_last_suit
+from bidlab.agents.sayc.overcalls import _their_last_suit, partner_doubled_artificial_bid
 from bidlab.bridge.calls import DOUBLE, PASS
 
 AD = "advance"
@@ -114,6 +114,11 @@ def run_from_redoubled_1nt(c: Ctx):
 def advance_takeout_double(c: Ctx):
     a = _partner_first_action(c)
     if a is None or not a.is_double or c.last_bid is None:
+        return None
+    if partner_doubled_artificial_bid(c):
+        # his double asked for a lead: answering it as takeout ran from their redouble to
+        # a doubled contract of our own (1NT P 2C X XX 2S X; +7 to +12 IMPs a decision
+        # double dummy against nn:rl@80000, issue 27 round forty-nine)
         return None
     f = c.f
     t = _their_last_suit(c)

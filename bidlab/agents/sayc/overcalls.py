@@ -50,25 +50,44 @@ def _their_calls(c: Ctx) -> list[str]:
     return [NAMES[x.id] for j, x in enumerate(c.calls) if x.id >= 3 and (j - n) % 4 in (1, 3)]
 
 
+def _artificial_pattern(b: list[str]) -> bool:
+    """Their bids ``b``, in order, end in an artificial bid: a strong 2C opening, the 2D
+    waiting response, Stayman, a Jacoby transfer, Gerber, a Blackwood answer."""
+    last = b[-1]
+    if b == ["2C"] or b[:2] == ["2C", "2D"] and len(b) == 2:
+        return True
+    if len(b) == 2 and b[0] in ("1NT", "2NT"):
+        lv = int(b[0][0]) + 1
+        if last in (f"{lv}C", f"{lv}D", f"{lv}H", "4C"):
+            return True
+    return len(b) >= 2 and b[-2] == "4NT" and last[0] == "5" and not last.endswith("NT")
+
+
 def _their_artificial_bid(c: Ctx) -> int | None:
-    """The strain of their last bid when it was artificial (a strong 2C opening, the 2D
-    waiting response, Stayman, a Jacoby transfer, Gerber, a Blackwood answer), else None."""
+    """The strain of their last bid when it was artificial (:func:`_artificial_pattern`), else None."""
     if c.last_bidder not in (1, 3) or c.doubled:
         return None
     lv = LV[c.last_bid.id]
     if lv not in (2, 3, 4, 5) or lv < 5 and NAMES[c.opening.id] not in ("2C", "1NT", "2NT"):
         return None  # the cheap test first: this runs on every overcall turn
-    b = _their_calls(c)
-    last = b[-1]
-    if b == ["2C"] or b[:2] == ["2C", "2D"] and len(b) == 2:
-        return ST[c.last_bid.id]
-    if len(b) == 2 and b[0] in ("1NT", "2NT"):
-        lv = int(b[0][0]) + 1
-        if last in (f"{lv}C", f"{lv}D", f"{lv}H", "4C"):
-            return ST[c.last_bid.id]
-    if len(b) >= 2 and b[-2] == "4NT" and last[0] == "5" and ST[c.last_bid.id] < NT:
-        return ST[c.last_bid.id]
-    return None
+    return ST[c.last_bid.id] if _artificial_pattern(_their_calls(c)) else None
+
+
+def partner_doubled_artificial_bid(c: Ctx) -> bool:
+    """Partner's first call is a double straight over their artificial response (Stayman or
+    a transfer over their notrump, the 2D waiting answer to 2C, a Blackwood answer): the
+    lead-directing double of :func:`double_artificial_bid` (length and top honours in the
+    suit they bid), not a takeout double, so his partner must not answer it as one. A
+    double of their 2C opening is left out: it may be natural_action_over_2c's takeout."""
+    n = len(c.calls)
+    p = next((j for j in range(n) if (j - n) % 4 == 2 and c.calls[j].id != 0), None)
+    if p is None or p == 0 or not c.calls[p].is_double or c.calls[p - 1].id < 3:
+        return False
+    theirs = [j for j in range(p) if c.calls[j].id >= 3]
+    if (theirs[0] - n) % 4 not in (1, 3):
+        return False  # our side opened: their bid is an overcall, not a convention of theirs
+    b = [NAMES[c.calls[j].id] for j in theirs if (j - n) % 4 in (1, 3)]
+    return b != ["2C"] and _artificial_pattern(b)
 
 
 @rule(OV)
@@ -79,7 +98,11 @@ def double_artificial_bid(c: Ctx):
     if s is None:
         return None
     f = c.f
-    if f.lengths[s] >= 5 and f.top3[s] >= 2 or f.lengths[s] >= 4 and f.top3[s] == 3:
+    # Not over their 2C opening: there a double is natural_action_over_2c's takeout double,
+    # and partner cannot tell the two apart (he answered the club double as takeout, into
+    # their redouble; passing it paid +4.2 IMPs a decision double dummy against
+    # nn:rl@80000 on train deals, issue 27 round forty-nine)
+    if not _their_2c_opening(c) and (f.lengths[s] >= 5 and f.top3[s] >= 2 or f.lengths[s] >= 4 and f.top3[s] == 3):
         return DOUBLE, f"{f.lengths[s]} {SUIT_NAMES[s]} with top honours: lead-directing double of their artificial {c.last_bid}"
     if _their_2c_opening(c):
         return None  # natural_action_over_2c decides
