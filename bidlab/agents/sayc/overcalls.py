@@ -98,11 +98,7 @@ def double_artificial_bid(c: Ctx):
     if s is None:
         return None
     f = c.f
-    # Not over their 2C opening: there a double is natural_action_over_2c's takeout double,
-    # and partner cannot tell the two apart (he answered the club double as takeout, into
-    # their redouble; passing it paid +4.2 IMPs a decision double dummy against
-    # nn:rl@80000 on train deals, issue 27 round forty-nine)
-    if not _their_2c_opening(c) and (f.lengths[s] >= 5 and f.top3[s] >= 2 or f.lengths[s] >= 4 and f.top3[s] == 3):
+    if f.lengths[s] >= 5 and f.top3[s] >= 2 or f.lengths[s] >= 4 and f.top3[s] == 3:
         return DOUBLE, f"{f.lengths[s]} {SUIT_NAMES[s]} with top honours: lead-directing double of their artificial {c.last_bid}"
     if _their_2c_opening(c):
         return None  # natural_action_over_2c decides
