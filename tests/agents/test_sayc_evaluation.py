@@ -337,3 +337,30 @@ def test_long_suit_competes_again_on_counted_hands(pbn, partner_has_bid, compete
 
     f = features(Hand.parse(pbn))
     assert long_suit_competes_again(max(f.lengths), f.losing_tricks, partner_has_bid) is competes
+
+
+def test_misfit_new_suit_thresholds():
+    from bidlab.agents.sayc.evaluation import (
+        MISFIT_DOUBLETON_LOSERS,
+        MISFIT_NEW_SUIT_LENGTH,
+        MISFIT_SHORTNESS,
+        misfit_new_suit,
+    )
+
+    # a singleton or void: any hand with the five-card suit and a top honour
+    assert misfit_new_suit(MISFIT_SHORTNESS, MISFIT_NEW_SUIT_LENGTH, 1, MISFIT_DOUBLETON_LOSERS + 2)
+    assert not misfit_new_suit(MISFIT_SHORTNESS, MISFIT_NEW_SUIT_LENGTH - 1, 2, MISFIT_DOUBLETON_LOSERS)
+    assert not misfit_new_suit(MISFIT_SHORTNESS, MISFIT_NEW_SUIT_LENGTH, 0, MISFIT_DOUBLETON_LOSERS)
+    # a doubleton: only with few enough losers; three cards are a fit, never a misfit
+    assert misfit_new_suit(MISFIT_SHORTNESS + 1, MISFIT_NEW_SUIT_LENGTH, 1, MISFIT_DOUBLETON_LOSERS)
+    assert not misfit_new_suit(MISFIT_SHORTNESS + 1, MISFIT_NEW_SUIT_LENGTH, 1, MISFIT_DOUBLETON_LOSERS + 1)
+    assert not misfit_new_suit(MISFIT_SHORTNESS + 2, MISFIT_NEW_SUIT_LENGTH + 1, 3, MISFIT_DOUBLETON_LOSERS - 3)
+
+
+def test_second_five_card_suit_over_notrump():
+    from bidlab.agents.sayc.evaluation import MISFIT_NEW_SUIT_LENGTH, second_five_card_suit_over_notrump
+
+    assert second_five_card_suit_over_notrump(MISFIT_NEW_SUIT_LENGTH, 1, MISFIT_NEW_SUIT_LENGTH)
+    assert not second_five_card_suit_over_notrump(MISFIT_NEW_SUIT_LENGTH, 1, MISFIT_NEW_SUIT_LENGTH - 1)  # 5-4
+    assert not second_five_card_suit_over_notrump(MISFIT_NEW_SUIT_LENGTH, 0, MISFIT_NEW_SUIT_LENGTH)
+
