@@ -364,3 +364,32 @@ def test_second_five_card_suit_over_notrump():
     assert not second_five_card_suit_over_notrump(MISFIT_NEW_SUIT_LENGTH, 1, MISFIT_NEW_SUIT_LENGTH - 1)  # 5-4
     assert not second_five_card_suit_over_notrump(MISFIT_NEW_SUIT_LENGTH, 0, MISFIT_NEW_SUIT_LENGTH)
 
+
+def test_balance_of_power_double_of_their_game_in_the_pass_out_seat():
+    """The pass-out seat's discount applies at their four level only, not in the direct seat."""
+    from bidlab.agents.base import BiddingView
+    from bidlab.agents.sayc.context import make_context
+    from bidlab.agents.sayc.penalty import (
+        BALANCE_OF_POWER_GAME_PASSOUT_DISCOUNT,
+        balance_of_power,
+        balance_of_power_action,
+        balance_of_power_needed,
+    )
+    from bidlab.bridge.auction import Auction
+    from bidlab.bridge.board import Vulnerability
+    from bidlab.bridge.calls import Call
+    from bidlab.cards import Hand, Seat
+
+    def ctx(calls):
+        a = Auction(Seat(0))  # North deals
+        for x in calls.split():
+            a = a.with_call(Call.parse(x))
+        return make_context(BiddingView(a.to_act, Hand.parse("Q.J7653.AK6.QT82"), a, Vulnerability.BOTH))
+
+    passout = ctx("1H 1S 2S 3S P 4S P P")
+    known, need = balance_of_power(passout), balance_of_power_needed(passout.f.lengths[3])
+    assert need - BALANCE_OF_POWER_GAME_PASSOUT_DISCOUNT <= known < need
+    assert balance_of_power_action(passout) is not None
+    # their 4S in the direct seat (partner still to act): no discount, no double
+    direct = balance_of_power_action(ctx("1H 1S 2S 4S"))
+    assert direct is None or str(direct[0]) != "X"
