@@ -337,3 +337,59 @@ def test_long_suit_competes_again_on_counted_hands(pbn, partner_has_bid, compete
 
     f = features(Hand.parse(pbn))
     assert long_suit_competes_again(max(f.lengths), f.losing_tricks, partner_has_bid) is competes
+
+
+def test_misfit_new_suit_thresholds():
+    from bidlab.agents.sayc.evaluation import (
+        MISFIT_DOUBLETON_LOSERS,
+        MISFIT_NEW_SUIT_LENGTH,
+        MISFIT_SHORTNESS,
+        misfit_new_suit,
+    )
+
+    # a singleton or void: any hand with the five-card suit and a top honour
+    assert misfit_new_suit(MISFIT_SHORTNESS, MISFIT_NEW_SUIT_LENGTH, 1, MISFIT_DOUBLETON_LOSERS + 2)
+    assert not misfit_new_suit(MISFIT_SHORTNESS, MISFIT_NEW_SUIT_LENGTH - 1, 2, MISFIT_DOUBLETON_LOSERS)
+    assert not misfit_new_suit(MISFIT_SHORTNESS, MISFIT_NEW_SUIT_LENGTH, 0, MISFIT_DOUBLETON_LOSERS)
+    # a doubleton: only with few enough losers; three cards are a fit, never a misfit
+    assert misfit_new_suit(MISFIT_SHORTNESS + 1, MISFIT_NEW_SUIT_LENGTH, 1, MISFIT_DOUBLETON_LOSERS)
+    assert not misfit_new_suit(MISFIT_SHORTNESS + 1, MISFIT_NEW_SUIT_LENGTH, 1, MISFIT_DOUBLETON_LOSERS + 1)
+    assert not misfit_new_suit(MISFIT_SHORTNESS + 2, MISFIT_NEW_SUIT_LENGTH + 1, 3, MISFIT_DOUBLETON_LOSERS - 3)
+
+
+def test_second_five_card_suit_over_notrump():
+    from bidlab.agents.sayc.evaluation import MISFIT_NEW_SUIT_LENGTH, second_five_card_suit_over_notrump
+
+    assert second_five_card_suit_over_notrump(MISFIT_NEW_SUIT_LENGTH, 1, MISFIT_NEW_SUIT_LENGTH)
+    assert not second_five_card_suit_over_notrump(MISFIT_NEW_SUIT_LENGTH, 1, MISFIT_NEW_SUIT_LENGTH - 1)  # 5-4
+    assert not second_five_card_suit_over_notrump(MISFIT_NEW_SUIT_LENGTH, 0, MISFIT_NEW_SUIT_LENGTH)
+
+
+def test_balance_of_power_double_of_their_game_in_the_pass_out_seat():
+    """The pass-out seat's discount applies at their four level only, not in the direct seat."""
+    from bidlab.agents.base import BiddingView
+    from bidlab.agents.sayc.context import make_context
+    from bidlab.agents.sayc.penalty import (
+        BALANCE_OF_POWER_GAME_PASSOUT_DISCOUNT,
+        balance_of_power,
+        balance_of_power_action,
+        balance_of_power_needed,
+    )
+    from bidlab.bridge.auction import Auction
+    from bidlab.bridge.board import Vulnerability
+    from bidlab.bridge.calls import Call
+    from bidlab.cards import Hand, Seat
+
+    def ctx(calls):
+        a = Auction(Seat(0))  # North deals
+        for x in calls.split():
+            a = a.with_call(Call.parse(x))
+        return make_context(BiddingView(a.to_act, Hand.parse("Q.J7653.AK6.QT82"), a, Vulnerability.BOTH))
+
+    passout = ctx("1H 1S 2S 3S P 4S P P")
+    known, need = balance_of_power(passout), balance_of_power_needed(passout.f.lengths[3])
+    assert need - BALANCE_OF_POWER_GAME_PASSOUT_DISCOUNT <= known < need
+    assert balance_of_power_action(passout) is not None
+    # their 4S in the direct seat (partner still to act): no discount, no double
+    direct = balance_of_power_action(ctx("1H 1S 2S 4S"))
+    assert direct is None or str(direct[0]) != "X"

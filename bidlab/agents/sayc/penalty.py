@@ -97,6 +97,13 @@ BALANCE_OF_POWER_HCP = {3: 23, 4: 21}  # the double, by my length in their suit 
 
 BALANCE_OF_POWER_SHORT_HCP = 26  # the double with two or fewer of their trumps
 
+# In the pass-out seat over their four-level suit contract (LHO bid it, partner and RHO
+# passed) the double needs this many HCP fewer: they contract for ten tricks, and no one is
+# left to act after me (issue 27 round fifty, train DD against the pass: 1-3 HCP short of the
+# threshold +1.2 IMPs a decision on 172, 4 short +0.3; the same discount in the direct seat,
+# where partner still has a turn, lost -1.3 a decision).
+BALANCE_OF_POWER_GAME_PASSOUT_DISCOUNT = 3
+
 
 BALANCE_OF_POWER_COMPETE_HCP = 20  # the bid in our fit with two or fewer of their trumps
 
@@ -135,10 +142,14 @@ def balance_of_power_action(c: Ctx):
     known = balance_of_power(c)
     n = c.f.lengths[t]
     need = balance_of_power_needed(n)
+    passout_game = lv == 4 and c.last_bidder == 1
+    if passout_game:
+        need -= BALANCE_OF_POWER_GAME_PASSOUT_DISCOUNT
     opened = "we opened" if we_opened else "they opened, we came in"
     if known >= need:
+        at_game = " at their four level in the pass-out seat" if passout_game else ""
         return DOUBLE, (f"{known}+ HCP between us ({opened}), {n} of their {SUIT_NAMES[t]} (balance of power: {need}+ with "
-                        f"{n} trumps): penalty double of their contract")
+                        f"{n} trumps{at_game}): penalty double of their contract")
     if n > 2 or known < BALANCE_OF_POWER_COMPETE_HCP:
         return None
     fit, s = c.longest_fit()

@@ -18,7 +18,9 @@ from bidlab.agents.sayc.engine import rule
 from bidlab.agents.sayc.evaluation import (
     GAME_OVER_RAISE_TRUMPS,
     long_suit_competes_again,
+    misfit_new_suit,
     notrump_points,
+    second_five_card_suit_over_notrump,
     suit_quality,
     total_tricks_level,
 )
@@ -515,6 +517,47 @@ def compete_again_with_long_suit(c: Ctx):
         return cb, (f"{f.lengths[s]} {SUIT_NAMES[s]} and {f.losing_tricks} losers (losing-trick count): competes {again} "
                     f"over their bid rather than sell out (judgement: a long suit and four losers or fewer, five "
                     f"when partner has bid, take about nine tricks)")
+    return None
+
+
+# The highest level the misfit's new suit is bid at (two: the side is not yet high, and
+# partner can pass or give preference cheaply).
+MISFIT_NEW_SUIT_MAX_LEVEL = 2
+
+
+@rule(G)
+def new_suit_over_misfit(c: Ctx):
+    """Partner bid last, in a suit at the one or two level that I am short in
+    (:func:`misfit_new_suit`): an unbid five-card suit with a top honour is bid at the two
+    level instead of passing; over his 1NT, a two-suiter shows its second five-card suit
+    (:func:`second_five_card_suit_over_notrump`). A new suit below the level partner's
+    rebid reached is not forcing; he passes it or gives preference. The net-guided audit's
+    `settle` new-suit cell (issue 27 round fifty) found these passes losing double dummy."""
+    if c.last_bidder != 2 or c.doubled or c.last_bid is None:
+        return None
+    ps = ST[c.last_bid.id]
+    f = c.f
+    if ps == NT and LV[c.last_bid.id] != 1:
+        return None
+    second = sorted(f.lengths)[-2]
+    for s in sorted(range(4), key=lambda t: (-f.lengths[t], -t)):
+        if s in c.our_suits or s in c.their_suits:
+            continue
+        if ps == NT:
+            if not second_five_card_suit_over_notrump(f.lengths[s], f.top3[s], second):
+                continue
+        elif not misfit_new_suit(f.lengths[ps], f.lengths[s], f.top3[s], f.losing_tricks):
+            continue
+        cb = c.cheapest(s)
+        if cb is None or LV[cb.id] > MISFIT_NEW_SUIT_MAX_LEVEL:
+            return None
+        if ps == NT:
+            return cb, (f"two five-card suits, {f.lengths[s]} {SUIT_NAMES[s]} unbid: the second suit over partner's "
+                        f"1NT (judgement: a second chance of a fit; not forcing, he passes or gives preference)")
+        return cb, (f"{f.lengths[ps]} of partner's {SUIT_NAMES[ps]}, {f.lengths[s]} {SUIT_NAMES[s]}, {f.losing_tricks} "
+                    f"losers: a misfit, so the new suit (judgement: a five-card suit with a top honour offers a "
+                    f"better fit than his suit opposite my shortness; with a doubleton, seven losers or fewer by "
+                    f"the losing-trick count)")
     return None
 
 
