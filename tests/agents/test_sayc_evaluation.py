@@ -337,3 +337,16 @@ def test_long_suit_competes_again_on_counted_hands(pbn, partner_has_bid, compete
 
     f = features(Hand.parse(pbn))
     assert long_suit_competes_again(max(f.lengths), f.losing_tricks, partner_has_bid) is competes
+
+
+def test_raise_three_level_preempt_to_game_thresholds():
+    from bidlab.agents.sayc.evaluation import (
+        PREEMPT_GAME_RAISE_HCP,
+        PREEMPT_GAME_RAISE_TRUMPS,
+        raise_three_level_preempt_to_game,
+    )
+
+    assert raise_three_level_preempt_to_game(PREEMPT_GAME_RAISE_HCP, PREEMPT_GAME_RAISE_TRUMPS)
+    assert not raise_three_level_preempt_to_game(PREEMPT_GAME_RAISE_HCP - 1, PREEMPT_GAME_RAISE_TRUMPS + 2)
+    # a singleton trump leaves an eight-card fit: no game raise on points alone
+    assert not raise_three_level_preempt_to_game(PREEMPT_GAME_RAISE_HCP + 4, PREEMPT_GAME_RAISE_TRUMPS - 1)

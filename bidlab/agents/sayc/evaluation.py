@@ -347,3 +347,21 @@ def penalty_double_sound(defensive_tricks: float, their_level: int, into_game: b
 #: feature ask by rebidding its suit (SAYC "Weak two-bids"; rebids.weak_two_feature_answer),
 #: and partner reads that rebid as 5 to this many.
 WEAK_TWO_MINIMUM_HCP = 8
+
+
+#: Opposite partner's three-level major preempt (a seven-card suit, six or seven playing
+#: tricks by the rule of 2-3-4: ``preempt_tricks_needed``), responder's HCP and trumps that
+#: supply the three or four tricks game needs: two trumps make the nine-card fit.
+PREEMPT_GAME_RAISE_HCP = 12
+PREEMPT_GAME_RAISE_TRUMPS = 2
+
+
+def raise_three_level_preempt_to_game(hcp: int, trumps: int) -> bool:
+    """Whether responder raises partner's 3M preempt to 4M: 12+ HCP with two trumps or more.
+
+    The preempter holds six or seven tricks in his own hand; 12 HCP opposite are about
+    three tricks, a doubleton trump completes a nine-card fit, and ten tricks are then
+    likely (issue 27 round fifty-one: on the train DD deals 12+ HCP with two or more trumps
+    passed 3M where 4M gained about +3 IMPs a board, 81 boards; 10-11 HCP did not pay).
+    """
+    return hcp >= PREEMPT_GAME_RAISE_HCP and trumps >= PREEMPT_GAME_RAISE_TRUMPS
