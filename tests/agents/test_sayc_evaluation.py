@@ -339,14 +339,17 @@ def test_long_suit_competes_again_on_counted_hands(pbn, partner_has_bid, compete
     assert long_suit_competes_again(max(f.lengths), f.losing_tricks, partner_has_bid) is competes
 
 
-def test_raise_three_level_preempt_to_game_thresholds():
+def test_preempt_game_raise_thresholds():
     from bidlab.agents.sayc.evaluation import (
+        PREEMPT_GAME_RAISE_FIT,
         PREEMPT_GAME_RAISE_HCP,
-        PREEMPT_GAME_RAISE_TRUMPS,
-        raise_three_level_preempt_to_game,
+        preempt_game_raise,
     )
 
-    assert raise_three_level_preempt_to_game(PREEMPT_GAME_RAISE_HCP, PREEMPT_GAME_RAISE_TRUMPS)
-    assert not raise_three_level_preempt_to_game(PREEMPT_GAME_RAISE_HCP - 1, PREEMPT_GAME_RAISE_TRUMPS + 2)
-    # a singleton trump leaves an eight-card fit: no game raise on points alone
-    assert not raise_three_level_preempt_to_game(PREEMPT_GAME_RAISE_HCP + 4, PREEMPT_GAME_RAISE_TRUMPS - 1)
+    assert preempt_game_raise(PREEMPT_GAME_RAISE_HCP, PREEMPT_GAME_RAISE_FIT, 3)
+    assert not preempt_game_raise(PREEMPT_GAME_RAISE_HCP - 1, PREEMPT_GAME_RAISE_FIT + 2, 3)
+    # eight trumps between us: no game raise on points alone
+    assert not preempt_game_raise(PREEMPT_GAME_RAISE_HCP + 4, PREEMPT_GAME_RAISE_FIT - 1, 3)
+    # the weak two is a trick lighter than the three-bid: it needs a trump more
+    assert not preempt_game_raise(PREEMPT_GAME_RAISE_HCP, PREEMPT_GAME_RAISE_FIT, 2)
+    assert preempt_game_raise(PREEMPT_GAME_RAISE_HCP, PREEMPT_GAME_RAISE_FIT + 1, 2)

@@ -349,19 +349,24 @@ def penalty_double_sound(defensive_tricks: float, their_level: int, into_game: b
 WEAK_TWO_MINIMUM_HCP = 8
 
 
-#: Opposite partner's three-level major preempt (a seven-card suit, six or seven playing
-#: tricks by the rule of 2-3-4: ``preempt_tricks_needed``), responder's HCP and trumps that
-#: supply the three or four tricks game needs: two trumps make the nine-card fit.
+#: Opposite partner's major preempt (a weak two's six cards or a three-bid's seven: five to
+#: seven playing tricks by the rule of 2-3-4, ``preempt_tricks_needed``), responder's HCP
+#: for game, and the known fit it needs opposite a three-bid; a weak two, a trick lighter,
+#: needs a trump more.
 PREEMPT_GAME_RAISE_HCP = 12
-PREEMPT_GAME_RAISE_TRUMPS = 2
+PREEMPT_GAME_RAISE_FIT = 9
 
 
-def raise_three_level_preempt_to_game(hcp: int, trumps: int) -> bool:
-    """Whether responder raises partner's 3M preempt to 4M: 12+ HCP with two trumps or more.
+def preempt_game_raise(hcp: int, fit: int, level: int) -> bool:
+    """Whether responder raises partner's major preempt at ``level`` (2 or 3) to 4M: 12+ HCP
+    and a nine-card fit opposite a three-bid, a ten-card fit opposite a weak two.
 
-    The preempter holds six or seven tricks in his own hand; 12 HCP opposite are about
-    three tricks, a doubleton trump completes a nine-card fit, and ten tricks are then
-    likely (issue 27 round fifty-one: on the train DD deals 12+ HCP with two or more trumps
-    passed 3M where 4M gained about +3 IMPs a board, 81 boards; 10-11 HCP did not pay).
+    The preempter holds five to seven tricks in his own hand, most of them in his suit;
+    12 HCP opposite are about three tricks, and each trump beyond eight is worth a trick more
+    (Law of Total Tricks). The weak two is bid a level lower, so a trick lighter than the
+    three-bid, and the raise needs one trump more (issue 27 round fifty-one, train DD: 12+
+    HCP with two trumps opposite 3M passed where 4M gained about +3 IMPs a board, 81 boards;
+    opposite 2M, 12-14 HCP raised to three where 4M gained +2.5 a board with four trumps, 48
+    boards, and about +0.4 with three, 81; 10-11 HCP did not pay).
     """
-    return hcp >= PREEMPT_GAME_RAISE_HCP and trumps >= PREEMPT_GAME_RAISE_TRUMPS
+    return hcp >= PREEMPT_GAME_RAISE_HCP and fit >= PREEMPT_GAME_RAISE_FIT + (3 - level)
