@@ -353,3 +353,12 @@ def test_preempt_game_raise_thresholds():
     # the weak two is a trick lighter than the three-bid: it needs a trump more
     assert not preempt_game_raise(PREEMPT_GAME_RAISE_HCP, PREEMPT_GAME_RAISE_FIT, 2)
     assert preempt_game_raise(PREEMPT_GAME_RAISE_HCP, PREEMPT_GAME_RAISE_FIT + 1, 2)
+
+
+def test_major_fit_bids_on_threshold():
+    from bidlab.agents.sayc.evaluation import BID_ON_MAJOR_FIT, major_fit_bids_on, total_tricks_level
+
+    assert major_fit_bids_on(BID_ON_MAJOR_FIT)
+    assert not major_fit_bids_on(BID_ON_MAJOR_FIT - 1)
+    # a fit the Law already takes to the four level bids on too
+    assert major_fit_bids_on(next(n for n in range(8, 14) if total_tricks_level(n) == 4))
