@@ -393,3 +393,28 @@ def test_balance_of_power_double_of_their_game_in_the_pass_out_seat():
     # their 4S in the direct seat (partner still to act): no discount, no double
     direct = balance_of_power_action(ctx("1H 1S 2S 4S"))
     assert direct is None or str(direct[0]) != "X"
+
+
+def test_preempt_game_raise_thresholds():
+    from bidlab.agents.sayc.evaluation import (
+        PREEMPT_GAME_RAISE_FIT,
+        PREEMPT_GAME_RAISE_HCP,
+        preempt_game_raise,
+    )
+
+    assert preempt_game_raise(PREEMPT_GAME_RAISE_HCP, PREEMPT_GAME_RAISE_FIT, 3)
+    assert not preempt_game_raise(PREEMPT_GAME_RAISE_HCP - 1, PREEMPT_GAME_RAISE_FIT + 2, 3)
+    # eight trumps between us: no game raise on points alone
+    assert not preempt_game_raise(PREEMPT_GAME_RAISE_HCP + 4, PREEMPT_GAME_RAISE_FIT - 1, 3)
+    # the weak two is a trick lighter than the three-bid: it needs a trump more
+    assert not preempt_game_raise(PREEMPT_GAME_RAISE_HCP, PREEMPT_GAME_RAISE_FIT, 2)
+    assert preempt_game_raise(PREEMPT_GAME_RAISE_HCP, PREEMPT_GAME_RAISE_FIT + 1, 2)
+
+
+def test_major_fit_bids_on_threshold():
+    from bidlab.agents.sayc.evaluation import BID_ON_MAJOR_FIT, major_fit_bids_on, total_tricks_level
+
+    assert major_fit_bids_on(BID_ON_MAJOR_FIT)
+    assert not major_fit_bids_on(BID_ON_MAJOR_FIT - 1)
+    # a fit the Law already takes to the four level bids on too
+    assert major_fit_bids_on(next(n for n in range(8, 14) if total_tricks_level(n) == 4))

@@ -20,11 +20,24 @@ from bidlab.agents.sayc.evaluation import (
     VALUES_DOUBLE_HCP,
     VALUES_DOUBLE_SHORT,
     doubler_second_double_hcp,
+    major_fit_bids_on,
     quick_tricks,
 )
 from bidlab.bridge.calls import DOUBLE
 
 PEN = "penalty"
+
+
+def _major_fit_bids_on(c: Ctx) -> int | None:
+    """Our known major fit that bids four of it over their four of a lower suit
+    (``evaluation.major_fit_bids_on``), or None."""
+    if LV[c.last_bid.id] != 4:
+        return None
+    for m in (3, 2):
+        cb = c.cheapest(m)
+        if m not in c.their_suits and cb is not None and LV[cb.id] == 4 and major_fit_bids_on(c.fit(m)):
+            return m
+    return None
 
 
 @rule(PEN)
@@ -66,6 +79,10 @@ def penalty_double(c: Ctx):
     reserve = 0.5 if lv >= 4 else (0 if long_trumps else 1)
     if mine + partner_tricks >= needed + reserve and (combined_hcp >= 20 or lv >= 4 or long_trumps) \
             and mine >= needed / 2:
+        m = _major_fit_bids_on(c)
+        if m is not None:  # the defence would beat them, but our game or cheap save pays more
+            return bid(4, m), (f"a {c.fit(m)}-card {SUIT_NAMES[m]} fit: 4{SUIT_NAMES[m][0].upper()} over their "
+                               f"{c.last_bid}, not the double (Law of Total Tricks, major_fit_bids_on)")
         why = (f"{f.lengths[t]} trumps with an honour are the reserve (trump tricks)" if long_trumps
                else f"{reserve} in reserve")
         return DOUBLE, (f"about {mine + partner_tricks:.1f} defensive tricks against {c.last_bid} "

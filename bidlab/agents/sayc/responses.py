@@ -16,7 +16,11 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
-from bidlab.agents.sayc.evaluation import light_major_raise, long_suit_response
+from bidlab.agents.sayc.evaluation import (
+    light_major_raise,
+    long_suit_response,
+    preempt_game_raise,
+)
 from bidlab.bridge.calls import PASS
 
 G = "response"
@@ -300,6 +304,10 @@ def raise_preempt_to_game(c: Ctx):
     strong = c.f.hcp >= 14 and c.f.quick_tricks >= 3 or LV[c.opening.id] == 3 and c.f.hcp >= 13 and c.f.quick_tricks >= 2
     if (L >= 3 and strong) or (L >= 4 and c.f.hcp <= 10 and c.f.shortest() <= 1):
         return bid(4, s), f"{'game values' if c.f.hcp >= 14 else 'weak, 4+ trumps: preemptive'} raise of partner's {SUIT_NAMES[s]}"
+    if preempt_game_raise(c.f.hcp, c.fit(s), LV[c.opening.id]):
+        return bid(4, s), (f"{c.f.hcp} HCP, {L} {SUIT_NAMES[s]}: three or four tricks opposite the preempt's five "
+                           f"to seven (rule of 2-3-4) in a {c.fit(s)}-card fit: raise to game "
+                           f"(judgement, preempt_game_raise)")
 
 
 @rule(G)
