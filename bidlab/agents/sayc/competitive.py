@@ -56,7 +56,7 @@ def _answer_partners_double(c: Ctx):
     # overtricks when the weak hand passed it)
     if c.doubled not in (1, 2) or c.last_bidder not in (1, 3) or ST[c.opening.id] == NT:
         return None
-    if any(x.is_redouble for x in c.my_calls + c.partner_calls):
+    if c.we_redoubled:
         # after our redouble his double is for penalties (standard practice: the redouble
         # showed the balance of power, so we double them to play); answering it as takeout
         # lost +2.9 IMPs a decision double dummy against nn:rl@80000 on train deals (57

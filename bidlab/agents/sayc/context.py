@@ -79,6 +79,12 @@ class Ctx:
     def me(self) -> Shown:
         return self.shown[0]
 
+    @property
+    def we_redoubled(self) -> bool:
+        """Our side has redoubled: partner's later double is then for penalties (standard
+        practice: the redouble showed the balance of power)."""
+        return any(x.is_redouble for x in self.my_calls + self.partner_calls)
+
     def legal(self, call: Call | None) -> bool:
         if call is None:
             return False

@@ -17,6 +17,7 @@ from bidlab.agents.sayc.context import LV, MAJORS, NAMES, NT, ST, SUIT_NAMES, Ct
 from bidlab.agents.sayc.engine import rule
 from bidlab.agents.sayc.evaluation import (
     GAME_OVER_RAISE_TRUMPS,
+    LONG_SUIT_COMPETE_LOSERS,
     long_suit_competes_again,
     misfit_new_suit,
     notrump_points,
@@ -25,6 +26,7 @@ from bidlab.agents.sayc.evaluation import (
     total_tricks_level,
 )
 from bidlab.agents.sayc.notrump import NT_REBID_MAX, NT_SLAM, quantitative_over_notrump_rebid
+from bidlab.agents.sayc.overcalls import partner_doubled_artificial_bid
 from bidlab.agents.sayc.slam import agreed_suit, fit_slam_try, own_suit_slam_try, own_trump_suit
 from bidlab.bridge.calls import PASS
 
@@ -515,8 +517,8 @@ def compete_again_with_long_suit(c: Ctx):
             return None
         again = "again in my suit" if s in c.me.bid_suits else "in my long suit"
         return cb, (f"{f.lengths[s]} {SUIT_NAMES[s]} and {f.losing_tricks} losers (losing-trick count): competes {again} "
-                    f"over their bid rather than sell out (judgement: a long suit and four losers or fewer, five "
-                    f"when partner has bid, take about nine tricks)")
+                    f"over their bid rather than sell out (judgement: a long suit and {LONG_SUIT_COMPETE_LOSERS} losers or "
+                    f"fewer, {LONG_SUIT_COMPETE_LOSERS + 1} when partner has bid, take about nine tricks)")
     return None
 
 
@@ -565,4 +567,11 @@ def new_suit_over_misfit(c: Ctx):
 def settle(c: Ctx):
     if c.last_bidder == 2:
         return PASS, "partner's contract is a reasonable place to play"
+    if c.doubled and c.partner_calls and c.partner_calls[-1].is_double:
+        # the two doubles that earlier rules no longer answer as takeout (issue 27 round
+        # forty-nine) say why the pass leaves partner's double in
+        if c.we_redoubled:
+            return PASS, "partner's double after our redouble is for penalties: pass it"
+        if partner_doubled_artificial_bid(c):
+            return PASS, "partner's double of their artificial bid asked for a lead, not takeout: nothing to add"
     return PASS, "nothing more to say"
