@@ -393,3 +393,19 @@ def test_balance_of_power_double_of_their_game_in_the_pass_out_seat():
     # their 4S in the direct seat (partner still to act): no discount, no double
     direct = balance_of_power_action(ctx("1H 1S 2S 4S"))
     assert direct is None or str(direct[0]) != "X"
+
+
+def test_semi_balanced_notrump_rebid_level():
+    """2NT on the lower range, 3NT on the upper, only for near-balanced shapes."""
+    from bidlab.agents.sayc.evaluation import SEMI_BALANCED_NT_REBID_HCP, semi_balanced_notrump_rebid_level
+
+    (lo2, hi2), (lo3, hi3) = SEMI_BALANCED_NT_REBID_HCP[2], SEMI_BALANCED_NT_REBID_HCP[3]
+    for shape in ((5, 4, 2, 2), (1, 5, 4, 3), (4, 1, 4, 4)):
+        assert semi_balanced_notrump_rebid_level(lo2, shape) == 2
+        assert semi_balanced_notrump_rebid_level(hi2, shape) == 2
+        assert semi_balanced_notrump_rebid_level(lo3, shape) == 3
+        assert semi_balanced_notrump_rebid_level(hi3, shape) == 3
+        assert semi_balanced_notrump_rebid_level(lo2 - 1, shape) is None
+        assert semi_balanced_notrump_rebid_level(hi3 + 1, shape) is None
+    for shape in ((5, 4, 4, 0), (5, 5, 2, 1), (6, 4, 2, 1), (6, 3, 2, 2)):
+        assert semi_balanced_notrump_rebid_level(lo2, shape) is None
