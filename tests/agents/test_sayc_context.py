@@ -135,3 +135,16 @@ def test_fourth_suit_forcing_shows_values_not_clubs():
 def test_responsive_double_shows_values_not_a_takeout_double():
     c = _ctx("1H X 2H X P")           # dealer N: the takeout doubler (E) to act
     assert c.partner.min_hcp == 8
+
+
+@pytest.mark.parametrize("auction, level", [
+    ("1C P 1H P 2NT P", 2), ("1H P 1NT P 2NT P", 2),
+    ("1C P 1H P 3NT P", 3), ("1S P 1NT P 3NT P", 3), ("1D P 1NT P 3NT P", 3),
+])
+def test_opener_notrump_jump_after_one_level_response(auction, level):
+    """Responder reads opener's notrump jump with the range rebids.semi_balanced_notrump_jump
+    bids it on (a 3NT read 15-21 or 18-19 before let responder misjudge slam; round fifty-two)."""
+    from bidlab.agents.sayc.evaluation import SEMI_BALANCED_NT_REBID_HCP
+
+    c = _ctx(auction)  # South, the responder, is to act
+    assert (c.partner.min_hcp, c.partner.max_hcp) == SEMI_BALANCED_NT_REBID_HCP[level]

@@ -418,3 +418,19 @@ def test_major_fit_bids_on_threshold():
     assert not major_fit_bids_on(BID_ON_MAJOR_FIT - 1)
     # a fit the Law already takes to the four level bids on too
     assert major_fit_bids_on(next(n for n in range(8, 14) if total_tricks_level(n) == 4))
+
+
+def test_semi_balanced_notrump_rebid_level():
+    """2NT on the lower range, 3NT on the upper, only for near-balanced shapes."""
+    from bidlab.agents.sayc.evaluation import SEMI_BALANCED_NT_REBID_HCP, semi_balanced_notrump_rebid_level
+
+    (lo2, hi2), (lo3, hi3) = SEMI_BALANCED_NT_REBID_HCP[2], SEMI_BALANCED_NT_REBID_HCP[3]
+    for shape in ((5, 4, 2, 2), (1, 5, 4, 3), (4, 1, 4, 4)):
+        assert semi_balanced_notrump_rebid_level(lo2, shape) == 2
+        assert semi_balanced_notrump_rebid_level(hi2, shape) == 2
+        assert semi_balanced_notrump_rebid_level(lo3, shape) == 3
+        assert semi_balanced_notrump_rebid_level(hi3, shape) == 3
+        assert semi_balanced_notrump_rebid_level(lo2 - 1, shape) is None
+        assert semi_balanced_notrump_rebid_level(hi3 + 1, shape) is None
+    for shape in ((5, 4, 4, 0), (5, 5, 2, 1), (6, 4, 2, 1), (6, 3, 2, 2)):
+        assert semi_balanced_notrump_rebid_level(lo2, shape) is None

@@ -328,6 +328,28 @@ def second_five_card_suit_over_notrump(new_suit_length: int, new_suit_top3: int,
             and second_longest >= MISFIT_NEW_SUIT_LENGTH)
 
 
+# Opener's notrump jump rebid with a near-balanced hand after a one-level response:
+# 18-19 HCP jump to 2NT (over 1NT: 2NT), 20-21 to 3NT (SAYC's ranges for the balanced
+# rebids, extended to 5-4-2-2, 5-4-3-1 and 4-4-4-1; issue 27 round fifty-two).
+SEMI_BALANCED_NT_REBID_HCP = {2: (18, 19), 3: (20, 21)}
+
+
+def semi_balanced_notrump_rebid_level(hcp: int, lengths) -> int | None:
+    """The level (2 or 3) at which opener with extra values rebids notrump instead of his
+    second suit after a one-level response, or None. The shape must be near-balanced: no
+    void, at most one singleton and no suit longer than five and one five-card suit at most (5-4-2-2, 5-4-3-1, 4-4-4-1);
+    the second suit of a 18-21 hand is passed out or leaves responder guessing, the
+    notrump jump shows the strength in one bid (train DD, the net's 2NT/3NT instead of
+    ``rebids.second_suit``: 5-4-2-2 +2.1 IMPs a decision, 4-4-4-1 +4.2, 5-5 and voids lose)."""
+    longest, second, _, shortest = sorted(lengths, reverse=True)
+    if shortest == 0 or longest > 5 or second > 4 or sum(1 for n in lengths if n == 1) > 1:
+        return None
+    for level, (lo, hi) in SEMI_BALANCED_NT_REBID_HCP.items():
+        if lo <= hcp <= hi:
+            return level
+    return None
+
+
 def total_tricks_level(trumps: int) -> int:
     """The level the Law of Total Tricks makes safe to compete to with ``trumps`` between
     us: trumps minus six (an 8-card fit two, a 9-card fit three), never above seven."""

@@ -28,7 +28,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bidlab.agents.sayc.evaluation import VALUES_DOUBLE_HCP, WEAK_TWO_MINIMUM_HCP, doubler_second_double_hcp
+from bidlab.agents.sayc.evaluation import (
+    SEMI_BALANCED_NT_REBID_HCP,
+    VALUES_DOUBLE_HCP,
+    WEAK_TWO_MINIMUM_HCP,
+    doubler_second_double_hcp,
+)
 from bidlab.bridge.calls import Call
 
 NT = 4
@@ -586,7 +591,13 @@ def _read_notrump(t: _Turn) -> bool:
             # 1m it is 18-19: read 15-21, responder with 13-14 missed the 6NT; round forty)
             minor = t.opening is not None and NAMES[t.opening.id] in ("1C", "1D") and not any(
                 x.id for r in ((t.rel + 1) % 4, (t.rel + 3) % 4) for x in t.per_seat[r])
-            s.limit(*((18, 19) if lv == 2 or minor else (15, 21)))
+            if lv == 3 and _after_one_level_response(t):
+                # 1x 1y 3NT and 1x 1NT 3NT: rebids.semi_balanced_notrump_jump's 20-21 (a
+                # balanced 20-21 opens 2NT); read 15-21 or 18-19 before (issue 27 round
+                # fifty-two)
+                s.limit(*SEMI_BALANCED_NT_REBID_HCP[3])
+            else:
+                s.limit(*((18, 19) if lv == 2 or minor else (15, 21)))
         s.balanced = True
     elif t.by_responder and lv in (2, 3) and NAMES[t.opening.id] == "1NT" and t.last_bid is not t.opening \
             and sum(1 for m in t.per_seat[t.rel] if m.id) == 1:
@@ -609,6 +620,14 @@ def _read_notrump(t: _Turn) -> bool:
 # rebids (1C 1H 2NT 3NT: responder's 3NT read as 13-17 sent opener to 6NT on 28 combined
 # HCP; issue 27 round forty).
 OPENER_SHOWN_BIG = 18
+
+
+def _after_one_level_response(t: _Turn) -> bool:
+    """Partner's only bid so far is a one-level response (a new suit or 1NT) and the
+    opponents have not bid (the auctions ``rebids`` answers)."""
+    p_bids = [x for x in t.per_seat[t.partner_rel] if x.id]
+    theirs = any(x.id for r in ((t.rel + 1) % 4, (t.rel + 3) % 4) for x in t.per_seat[r])
+    return len(p_bids) == 1 and NAMES[p_bids[0].id][0] == "1" and not theirs
 
 
 def _raises_partners_1nt_response(t: _Turn) -> bool:

@@ -1,7 +1,8 @@
 """Opener's rebids and the conventional continuations (SAYC booklet, "Rebids by opener").
 
 After a one-level response: raise responder's major with four (12-15 single, 16-18 jump,
-19-21 game), 1NT 12-14 balanced, 2NT 18-19 balanced, a new suit at the one level, the own
+19-21 game), 1NT 12-14 balanced, 2NT 18-19 balanced (also 5-4-2-2, 5-4-3-1 and 4-4-4-1,
+with 3NT on 20-21: a judgement, not the booklet's), a new suit at the one level, the own
 six-card suit (12-15 at the two level, 16-18 jump), a lower new suit (non-reverse), a
 reverse (17+), a jump shift (19+, forcing to game). Responder answers a reverse (raise
 the second suit, rebid a five-card major or 2NT with a minimum, 3NT with 10+); after
@@ -18,7 +19,11 @@ from __future__ import annotations
 
 from bidlab.agents.sayc.context import LV, MAJORS, NT, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
-from bidlab.agents.sayc.evaluation import WEAK_TWO_MINIMUM_HCP
+from bidlab.agents.sayc.evaluation import (
+    SEMI_BALANCED_NT_REBID_HCP,
+    WEAK_TWO_MINIMUM_HCP,
+    semi_balanced_notrump_rebid_level,
+)
 from bidlab.agents.sayc.notrump import NT_SLAM
 from bidlab.agents.sayc.slam import own_suit_slam_try, own_trump_suit
 from bidlab.bridge.calls import PASS
@@ -237,6 +242,31 @@ def rebid_six_card_suit(c: Ctx):
     if tp >= 16 and lv <= 2 and x[1][0] == "1":
         return bid(lv + 1, s), f"6+ {SUIT_NAMES[s]}, 16-18 points: jump rebid, invitational"
     return bid(lv, s), f"6+ {SUIT_NAMES[s]}: rebids the suit"
+
+
+@rule(G)
+def semi_balanced_notrump_jump(c: Ctx):
+    """18-21 HCP, near-balanced (5-4-2-2, 5-4-3-1, 4-4-4-1), after a one-level response or
+    1NT, when the second suit would be a lower one (not forcing: 1S 1NT 2C is passed with 6
+    and game on): jump to 2NT with 18-19 (over 1NT: 2NT), 3NT with 20-21. A reverse is
+    forcing and already shows 17+, so it stays (the booklet's reverse with 19 HCP). No
+    stopper condition: the suit they lead is often partner's (train DD against the second
+    suit, all of it +2.4 IMPs a decision on 179, the unbid suits stopped or not alike; the
+    non-forcing lower suit +3.2 on 64; issue 27 round fifty-two)."""
+    x = _one_suit_rebid(c)
+    if not x or x[1][0] != "1" or c.f.balanced:
+        return None
+    level = semi_balanced_notrump_rebid_level(c.f.hcp, c.f.lengths)
+    if level is None:
+        return None
+    L, r = c.f.lengths, _resp_suit(x[1])
+    # second_suit's choice: the longest other four-card suit, the higher of equal lengths
+    t = max((k for k in range(4) if k not in (x[0], r) and L[k] >= 4), key=lambda k: (L[k], k), default=None)
+    if t is not None and t > x[0]:
+        return None  # a reverse: forcing, second_suit bids it
+    lo, hi = SEMI_BALANCED_NT_REBID_HCP[level]
+    return bid(level, NT), (f"{lo}-{hi} HCP, near-balanced: {level}NT rather than a non-forcing "
+                            f"second suit (judgement: the notrump jump rebid shows the strength)")
 
 
 @rule(G)
