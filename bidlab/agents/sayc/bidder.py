@@ -33,7 +33,7 @@ from bidlab.agents.sayc import rebids as _rebids  # noqa: F401
 from bidlab.agents.sayc import responses as _responses  # noqa: F401
 from bidlab.agents.sayc import slam as _slam  # noqa: F401
 from bidlab.agents.sayc.context import Ctx, make_context
-from bidlab.agents.sayc.engine import Decision, first_legal
+from bidlab.agents.sayc.engine import Decision, first_legal, first_legal_after
 from bidlab.bridge.calls import PASS, Call
 from bidlab.errors import BidlabError
 
@@ -90,6 +90,14 @@ def decide(view: BiddingView) -> Decision:
     if d is None:
         return Decision(PASS, "fallback.pass", "no SAYC rule applies: pass")
     return d
+
+
+def decide_without(view: BiddingView, rule_name: str) -> Decision:
+    """The call this view gets with the rule ``rule_name`` skipped, the rest of the rule list
+    unchanged (a pass when no later rule applies): what the rule is worth, by counterfactual."""
+    c = make_context(view)
+    d = first_legal_after(c, situation_groups(c), rule_name)
+    return d if d is not None else Decision(PASS, "fallback.pass", "no later SAYC rule applies: pass")
 
 
 class SaycAgent(ViewPolicy):

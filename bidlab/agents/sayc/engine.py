@@ -55,13 +55,33 @@ def rule(group: str) -> Callable[[RuleFn], RuleFn]:
 _FLAT: dict[tuple[str, ...], tuple[Rule, ...]] = {}
 
 
-def first_legal(ctx: Ctx, groups: tuple[str, ...]) -> Decision | None:
-    """The first rule in ``groups`` (in order) that proposes a legal call."""
+def _rules(groups: tuple[str, ...]) -> tuple[Rule, ...]:
+    """The rules of ``groups`` in the order the bidder walks them (built once per tuple)."""
     rules = _FLAT.get(groups)
     if rules is None:
         rules = _FLAT[groups] = tuple(r for g in groups for r in GROUPS.get(g, ()))
+    return rules
+
+
+def _first_legal_of(ctx: Ctx, rules) -> Decision | None:
     for r in rules:
         p = r.fn(ctx)
         if p is not None and p[0] is not None and ctx.legal(p[0]):
             return Decision(p[0], r.name, p[1])
     return None
+
+
+def first_legal(ctx: Ctx, groups: tuple[str, ...]) -> Decision | None:
+    """The first rule in ``groups`` (in order) that proposes a legal call."""
+    return _first_legal_of(ctx, _rules(groups))
+
+
+def first_legal_after(ctx: Ctx, groups: tuple[str, ...], rule_name: str) -> Decision | None:
+    """The first legal proposal of the rules that follow ``rule_name`` in ``groups``: the call
+    the bidder would make with that one rule removed (the skip-one-rule audit of issue 27,
+    ``benchmarks/sayc_audit.py``). A rule that is not in ``groups`` skips nothing. None when
+    no rule left proposes a legal call."""
+    rules = _rules(groups)
+    names = [r.name for r in rules]
+    start = names.index(rule_name) + 1 if rule_name in names else 0
+    return _first_legal_of(ctx, rules[start:])
