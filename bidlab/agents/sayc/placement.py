@@ -18,6 +18,7 @@ from bidlab.agents.sayc.engine import rule
 from bidlab.agents.sayc.evaluation import (
     GAME_OVER_RAISE_TRUMPS,
     LONG_SUIT_COMPETE_LOSERS,
+    MISFIT_DOUBLETON_LOSERS,
     long_suit_competes_again,
     misfit_new_suit,
     notrump_points,
@@ -558,8 +559,8 @@ def new_suit_over_misfit(c: Ctx):
                         f"1NT (judgement: a second chance of a fit; not forcing, he passes or gives preference)")
         return cb, (f"{f.lengths[ps]} of partner's {SUIT_NAMES[ps]}, {f.lengths[s]} {SUIT_NAMES[s]}, {f.losing_tricks} "
                     f"losers: a misfit, so the new suit (judgement: a five-card suit with a top honour offers a "
-                    f"better fit than his suit opposite my shortness; with a doubleton, seven losers or fewer by "
-                    f"the losing-trick count)")
+                    f"better fit than his suit opposite my shortness; with a doubleton, {MISFIT_DOUBLETON_LOSERS} losers or "
+                    f"fewer by the losing-trick count)")
     return None
 
 
