@@ -173,6 +173,14 @@ def answer_responsive_double(c: Ctx):
         return None
     if not c.partner_calls or not c.partner_calls[-1].is_double or c.doubled != 1 or c.last_bidder != 1:
         return None
+    # only the double advances.responsive_double makes is responsive: partner's first action,
+    # over their raise of the opening suit to the three level at most. Partner's double after
+    # he has bid, or of their slam after my lead-directing double of a Blackwood answer or
+    # a transfer, is for penalties: it is passed, not answered in a new suit at the six level.
+    t = ST[c.opening.id]
+    if [x for x in c.partner_calls if x.id] != [c.partner_calls[-1]] or len(c.their_suits) != 1 \
+            or t == NT or ST[c.last_bid.id] != t or LV[c.last_bid.id] > 3:
+        return None
     f = c.f
     unbid = [s for s in range(4) if s not in c.their_suits]
     if not unbid:
