@@ -1,7 +1,5 @@
 """The counterfactual audit (benchmarks/sayc_audit.py, issue 27) and the rule skipping it uses."""
 
-import importlib.util
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,15 +15,10 @@ from bidlab.bridge.scoring import imps, score_contract
 from bidlab.cards import Deal
 from bidlab.dd import shipped_store
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "sayc_audit.py"
-
 
 @pytest.fixture(scope="module")
-def audit_module():
-    spec = importlib.util.spec_from_file_location("sayc_audit", _PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def audit_module(benchmark_script):
+    return benchmark_script("sayc_audit")
 
 
 @pytest.fixture(scope="module")

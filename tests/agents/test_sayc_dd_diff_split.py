@@ -1,22 +1,14 @@
 """benchmarks/sayc_dd_diff.py bids only the deals of the split asked for (issue 27: a round's
 made-contract gate runs on train deals, so no test deal steers a choice)."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 from bidlab.dd.store import split_of
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "sayc_dd_diff.py"
-
 
 @pytest.fixture(scope="module")
-def dd_diff():
-    spec = importlib.util.spec_from_file_location("sayc_dd_diff", _PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def dd_diff(benchmark_script):
+    return benchmark_script("sayc_dd_diff")
 
 
 @pytest.mark.parametrize("split", ["train", "validation", "test"])
