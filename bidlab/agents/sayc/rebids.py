@@ -259,14 +259,19 @@ def semi_balanced_notrump_jump(c: Ctx):
     level = semi_balanced_notrump_rebid_level(c.f.hcp, c.f.lengths)
     if level is None:
         return None
-    L, r = c.f.lengths, _resp_suit(x[1])
-    # second_suit's choice: the longest other four-card suit, the higher of equal lengths
-    t = max((k for k in range(4) if k not in (x[0], r) and L[k] >= 4), key=lambda k: (L[k], k), default=None)
+    t = next(_second_suit_candidates(c, x[0], _resp_suit(x[1])), None)
     if t is not None and t > x[0]:
         return None  # a reverse: forcing, second_suit bids it
     lo, hi = SEMI_BALANCED_NT_REBID_HCP[level]
     return bid(level, NT), (f"{lo}-{hi} HCP, near-balanced: {level}NT rather than a non-forcing "
                             f"second suit (judgement: the notrump jump rebid shows the strength)")
+
+
+def _second_suit_candidates(c: Ctx, s: int, r: int | None):
+    """Opener's other four-card suits (not his suit ``s``, not responder's ``r``), the
+    longest first, the higher of equal lengths: the order ``second_suit`` tries them in."""
+    L = c.f.lengths
+    return (t for t in sorted(range(4), key=lambda k: (-L[k], -k)) if t not in (s, r) and L[t] >= 4)
 
 
 @rule(G)
@@ -275,11 +280,7 @@ def second_suit(c: Ctx):
     if not x:
         return None
     s = x[0]
-    r = _resp_suit(x[1])
-    L = c.f.lengths
-    for t in sorted(range(4), key=lambda k: (-L[k], -k)):
-        if t in (s, r) or L[t] < 4:
-            continue
+    for t in _second_suit_candidates(c, s, _resp_suit(x[1])):
         lv = c.cheapest_level(t)
         if lv == 1:
             return bid(1, t), f"4+ {SUIT_NAMES[t]}: new suit at the one level"
