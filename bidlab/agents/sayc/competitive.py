@@ -282,6 +282,16 @@ def notrump_after_overcall(c: Ctx):
     f = c.f
     if t is None or not f.stoppers[t] or f.shortest() < 2:
         return None
+    major = _five_card_major_new_suit(c) if f.hcp >= 11 else None
+    if major is not None:
+        # with game-invitational values or more a five-card major is shown first: the new
+        # suit is forcing (one level, or a free bid at the two level), so the 5-3 major fit
+        # is found and notrump can follow; the jump in notrump hid it. Double dummy the new
+        # suit paid about +1.6 IMPs a decision over 2NT / 3NT (skip-rule audit, train deals,
+        # issue 27 round fifty-seven)
+        s = ST[major.id]
+        return major, (f"{f.hcp} HCP, {f.lengths[s]} {SUIT_NAMES[s]}: the five-card major first, a forcing new "
+                       "suit over their overcall, not notrump (judgement: the 5-3 major fit)")
     lv = c.cheapest_level(NT)
     if 13 <= f.hcp <= 15 and lv <= 3:
         return bid(3, NT), "13-15 HCP, a stopper: 3NT"
@@ -290,6 +300,15 @@ def notrump_after_overcall(c: Ctx):
         return bid(2, NT), "11-12 HCP, a stopper: invites 3NT"
     if 6 <= f.hcp <= 10 and lv == 1:
         return bid(1, NT), "6-10 HCP, a stopper in their suit: 1NT"
+
+
+def _five_card_major_new_suit(c: Ctx):
+    """The new suit responder would bid over their overcall (``new_suit_after_interference``'s
+    choice, so the two rules agree on the suit) when it is a five-card or longer major, else None."""
+    p = new_suit_after_interference(c)
+    if p is None or ST[p[0].id] not in MAJORS or c.f.lengths[ST[p[0].id]] < 5:
+        return None
+    return p[0]
 
 
 @rule(CR)
