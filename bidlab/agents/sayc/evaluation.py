@@ -219,6 +219,15 @@ MINOR_RAISE_IN_COMPETITION_LENGTH = 4
 MINOR_RAISE_INVITE_HCP = (9, 11)
 
 
+# Opener's raise of responder's one-level major with four trumps, by support points (SAYC:
+# 12-15 the single raise, 16-18 the jump raise, invitational, 19-21 game). The same ranges
+# hold after their interference (``competitive.opener_rebid_in_competition``): with 19+ the
+# invitational jump stopped short of game, and the raise to game paid +1.6 IMPs a decision
+# double dummy (70 decisions, skip-rule audit on the train deals; issue 27 round fifty-seven).
+OPENER_JUMP_RAISE_POINTS = 16
+OPENER_GAME_RAISE_POINTS = 19
+
+
 # ---- Law of Total Tricks -----------------------------------------------------------------------
 
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 from bidlab.agents.sayc.context import LV, MAJORS, NT, SUIT_NAMES, Ctx, bid
 from bidlab.agents.sayc.engine import rule
 from bidlab.agents.sayc.evaluation import (
+    OPENER_GAME_RAISE_POINTS,
+    OPENER_JUMP_RAISE_POINTS,
     SEMI_BALANCED_NT_REBID_HCP,
     WEAK_TWO_MINIMUM_HCP,
     semi_balanced_notrump_rebid_level,
@@ -133,9 +135,9 @@ def raise_responders_major(c: Ctx):
     if r is None or r not in MAJORS or x[1][0] != "1" or c.f.lengths[r] < 4:
         return None
     sp = c.f.support_points(r)
-    if sp >= 19:
+    if sp >= OPENER_GAME_RAISE_POINTS:
         return bid(4, r), f"4 {SUIT_NAMES[r]}, 19-21 points: raise to game"
-    if sp >= 16:
+    if sp >= OPENER_JUMP_RAISE_POINTS:
         return bid(3, r), f"4 {SUIT_NAMES[r]}, 16-18 points: jump raise, invitational"
     return bid(2, r), f"4 {SUIT_NAMES[r]}, 12-15 points: single raise"
 
