@@ -292,7 +292,7 @@ def invite_or_answer_invitation(c: Ctx):
 
 NT_POINTS = " (notrump points: length counts only in a suit that runs)"
 
-# The lowest level of our doubled contract at which `invite_or_answer_invitation` sits.
+# The lowest level of our doubled contract at which `invite_or_answer_invitation` and `bid_game` sit.
 DOUBLED_PARTSCORE_SITS_LEVEL = 3
 
 
