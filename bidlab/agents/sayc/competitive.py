@@ -482,7 +482,7 @@ def answer_negative_double(c: Ctx):
         # overcall doubled with a singleton or void opposite a takeout double. Answer at the
         # three level: the other minor with four cards, else the opening minor (SAYC: the
         # negative double is for takeout, opener bids his cheapest descriptive suit; issue 27
-        # round fifty-five, the `settle` pass that converted it: +2.6 IMPs a decision on train DD)
+        # round fifty-five, the `settle` pass that converted it: +5.4 IMPs a decision on train DD, 38)
         for m in (x for x in (1, 0) if x not in (o, t) and f.lengths[x] >= 4):
             if c.cheapest_level(m) <= 3:
                 return c.cheapest(m), (f"{f.lengths[t]} of their {SUIT_NAMES[t]}: answers the negative double in "
