@@ -136,9 +136,9 @@ def raise_responders_major(c: Ctx):
         return None
     sp = c.f.support_points(r)
     if sp >= OPENER_GAME_RAISE_POINTS:
-        return bid(4, r), f"4 {SUIT_NAMES[r]}, 19-21 points: raise to game"
+        return bid(4, r), f"4 {SUIT_NAMES[r]}, {OPENER_GAME_RAISE_POINTS}-21 points: raise to game"
     if sp >= OPENER_JUMP_RAISE_POINTS:
-        return bid(3, r), f"4 {SUIT_NAMES[r]}, 16-18 points: jump raise, invitational"
+        return bid(3, r), f"4 {SUIT_NAMES[r]}, {OPENER_JUMP_RAISE_POINTS}-{OPENER_GAME_RAISE_POINTS - 1} points: jump raise, invitational"
     return bid(2, r), f"4 {SUIT_NAMES[r]}, 12-15 points: single raise"
 
 
