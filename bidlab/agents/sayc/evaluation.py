@@ -359,6 +359,13 @@ def semi_balanced_notrump_rebid_level(hcp: int, lengths) -> int | None:
     return None
 
 
+# Opener with a six-card major and 15+ HCP after an unpassed partner's two-over-one new
+# suit (10+): game is there, so 4M at once rather than the 2M rebid partner may pass or
+# only invite over (issue 27 round fifty-eight, train DD with `sayc` at all four seats:
+# +180 IMPs on 126 boards; 14 HCP was flat, a passed partner's two-level suit lost).
+SIX_CARD_MAJOR_GAME_OVER_TWO_OVER_ONE_HCP = 15
+
+
 def total_tricks_level(trumps: int) -> int:
     """The level the Law of Total Tricks makes safe to compete to with ``trumps`` between
     us: trumps minus six (an 8-card fit two, a 9-card fit three), never above seven."""

@@ -23,6 +23,7 @@ from bidlab.agents.sayc.evaluation import (
     OPENER_GAME_RAISE_POINTS,
     OPENER_JUMP_RAISE_POINTS,
     SEMI_BALANCED_NT_REBID_HCP,
+    SIX_CARD_MAJOR_GAME_OVER_TWO_OVER_ONE_HCP,
     WEAK_TWO_MINIMUM_HCP,
     semi_balanced_notrump_rebid_level,
 )
@@ -241,6 +242,11 @@ def rebid_six_card_suit(c: Ctx):
         return None
     tp = c.f.total_points
     lv = c.cheapest_level(s)
+    if (s in MAJORS and lv == 2 and x[1][0] == "2" and x[1] != "2NT" and c.position <= 2
+            and c.f.hcp >= SIX_CARD_MAJOR_GAME_OVER_TWO_OVER_ONE_HCP):
+        return bid(4, s), (f"6+ {SUIT_NAMES[s]}, {c.f.hcp} HCP opposite an unpassed partner's two-level "
+                           f"new suit (10+): game (judgement: {SIX_CARD_MAJOR_GAME_OVER_TWO_OVER_ONE_HCP}+ HCP "
+                           "and a six-card major make game, 2M might be passed)")
     if tp >= 16 and lv <= 2 and x[1][0] == "1":
         return bid(lv + 1, s), f"6+ {SUIT_NAMES[s]}, 16-18 points: jump rebid, invitational"
     return bid(lv, s), f"6+ {SUIT_NAMES[s]}: rebids the suit"
