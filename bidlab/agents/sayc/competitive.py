@@ -639,8 +639,11 @@ def opener_rebid_in_competition(c: Ctx):
 
 
 def _balancing_double_of_my_opening(c: Ctx, pbids) -> bool:
-    """1x P P X: my one-level opening, partner passed, RHO doubled in the pass-out seat."""
-    return c.last_bidder == 0 and c.doubled == 1 and not pbids and c.last_bid.id == c.opening.id
+    """1x P P X: my one-level opening, partner passed, RHO doubled in the pass-out seat (not
+    1x X P P, where LHO's pass of the direct double is for penalties and partner chose to sit)."""
+    calls = c.view.auction.calls
+    return (c.last_bidder == 0 and c.doubled == 1 and not pbids and c.last_bid.id == c.opening.id
+            and len(calls) >= 4 and calls[-4].id == c.opening.id and calls[-3].is_pass and calls[-2].is_pass)
 
 
 # Opener's rebid over the balancing double (1x P P X): partner has passed, so he holds under
