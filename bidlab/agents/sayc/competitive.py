@@ -24,6 +24,7 @@ from bidlab.agents.sayc.evaluation import (
     MINOR_RAISE_IN_COMPETITION_LENGTH,
     MINOR_RAISE_INVITE_HCP,
     OPENER_GAME_RAISE_POINTS,
+    OPENER_GAME_RAISE_SHORT_IN_THEIRS_POINTS,
     OPENER_JUMP_RAISE_POINTS,
     long_suit_response,
     three_level_raise_with_eight_card_fit,
@@ -601,11 +602,15 @@ def opener_rebid_in_competition(c: Ctx):
         cb = c.cheapest(p)
         if cb is not None and LV[cb.id] <= 3:
             sp = f.support_points(p)
-            if p in MAJORS and f.lengths[p] >= 4 and sp >= OPENER_GAME_RAISE_POINTS and c.legal(bid(4, p)):
+            short = bool(c.their_suits) and min(f.lengths[t] for t in c.their_suits) <= 1
+            game = OPENER_GAME_RAISE_SHORT_IN_THEIRS_POINTS if short else OPENER_GAME_RAISE_POINTS
+            if p in MAJORS and f.lengths[p] >= 4 and sp >= game and c.legal(bid(4, p)):
                 # the uncontested ranges hold in competition (raise_responders_major): 19+
-                # support points and four trumps raise to game, where the jump only invited
-                return bid(4, p), (f"4+ {SUIT_NAMES[p]}, {sp} support points ({OPENER_GAME_RAISE_POINTS}+, "
-                                   "as uncontested): raises partner to game in competition")
+                # support points and four trumps raise to game, where the jump only invited;
+                # 18 with shortness in their suit (no wasted values opposite)
+                return bid(4, p), (f"4+ {SUIT_NAMES[p]}, {sp} support points ({game}+"
+                                   f"{', short in their suit' if short else ', as uncontested'}): "
+                                   "raises partner to game in competition")
             if sp >= OPENER_JUMP_RAISE_POINTS and LV[cb.id] <= 2:
                 cb = bid(LV[cb.id] + 1, p)
             return cb, f"{need}+ {SUIT_NAMES[p]}: supports partner in competition"
