@@ -24,6 +24,7 @@ from bidlab.agents.sayc.evaluation import (
     MINOR_RAISE_IN_COMPETITION_LENGTH,
     MINOR_RAISE_INVITE_HCP,
     OPENER_GAME_RAISE_POINTS,
+    OPENER_GAME_RAISE_SHORT_IN_THEIRS_POINTS,
     OPENER_JUMP_RAISE_POINTS,
     long_suit_response,
     three_level_raise_with_eight_card_fit,
@@ -554,10 +555,12 @@ def opener_rebid_in_competition(c: Ctx):
     theirs_last = c.last_bidder in (1, 3)
     pbids = [x for x in c.partner_calls if x.id >= 3]
     forced = _forcing_new_suit_over_overcall(c, pbids)
-    if len(mine) != 1 or not (theirs_last or forced) or any(x.id in (1, 2) for x in c.partner_calls):
-        return None
     f = c.f
     o = ST[c.opening.id]
+    if len(mine) == 1 and _balancing_double_of_my_opening(c, pbids):
+        return _rebid_over_balancing_double(c, o)
+    if len(mine) != 1 or not (theirs_last or forced) or any(x.id in (1, 2) for x in c.partner_calls):
+        return None
     if not pbids:  # partner passed: game, a long suit, a second suit, a reopening double
         extra = f.total_points >= 16
         if o in MAJORS and f.lengths[o] >= 7 and f.total_points >= 20 and f.top3[o] >= 2 and c.legal(bid(4, o)):
@@ -599,11 +602,15 @@ def opener_rebid_in_competition(c: Ctx):
         cb = c.cheapest(p)
         if cb is not None and LV[cb.id] <= 3:
             sp = f.support_points(p)
-            if p in MAJORS and f.lengths[p] >= 4 and sp >= OPENER_GAME_RAISE_POINTS and c.legal(bid(4, p)):
+            short = bool(c.their_suits) and min(f.lengths[t] for t in c.their_suits) <= 1
+            game = OPENER_GAME_RAISE_SHORT_IN_THEIRS_POINTS if short else OPENER_GAME_RAISE_POINTS
+            if p in MAJORS and f.lengths[p] >= 4 and sp >= game and c.legal(bid(4, p)):
                 # the uncontested ranges hold in competition (raise_responders_major): 19+
-                # support points and four trumps raise to game, where the jump only invited
-                return bid(4, p), (f"4+ {SUIT_NAMES[p]}, {sp} support points ({OPENER_GAME_RAISE_POINTS}+, "
-                                   "as uncontested): raises partner to game in competition")
+                # support points and four trumps raise to game, where the jump only invited;
+                # 18 with shortness in their suit (no wasted values opposite)
+                return bid(4, p), (f"4+ {SUIT_NAMES[p]}, {sp} support points ({game}+"
+                                   f"{', short in their suit' if short else ', as uncontested'}): "
+                                   "raises partner to game in competition")
             if sp >= OPENER_JUMP_RAISE_POINTS and LV[cb.id] <= 2:
                 cb = bid(LV[cb.id] + 1, p)
             return cb, f"{need}+ {SUIT_NAMES[p]}: supports partner in competition"
@@ -634,6 +641,38 @@ def opener_rebid_in_competition(c: Ctx):
         if cb is not None and LV[cb.id] <= 3:
             return cb, f"{'rebids my suit' if s == o else 'notrump'}: {why}"
     return None
+
+
+def _balancing_double_of_my_opening(c: Ctx, pbids) -> bool:
+    """1x P P X: my one-level opening, partner passed, RHO doubled in the pass-out seat (not
+    1x X P P, where LHO's pass of the direct double is for penalties and partner chose to sit)."""
+    calls = c.view.auction.calls
+    return (c.last_bidder == 0 and c.doubled == 1 and not pbids and c.last_bid.id == c.opening.id
+            and len(calls) >= 4 and calls[-4].id == c.opening.id and calls[-3].is_pass and calls[-2].is_pass)
+
+
+# Opener's rebid over the balancing double (1x P P X): partner has passed, so he holds under
+# 6 HCP and the doubler's side owns the balance of power; left in, one of a suit doubled
+# goes down when their trumps sit over mine. A six-card suit is a safe place a level higher
+# and takes their bidding room (SAYC: opener's rebid of a six-card suit after a takeout
+# double; partner's pass denied the values to rescue). Passing the double with six of them
+# lost 2.2 IMPs a decision double dummy on the train deals with a minimum, 12-15 HCP (98
+# decisions); with 16+ the rebid did not pay (-0.3 on 35: the strong hand has the defence
+# to sit, or more to show), so it stays with the minimum (issue 27 round sixty).
+BALANCING_DOUBLE_REBID_LENGTH = 6
+BALANCING_DOUBLE_REBID_MAX_HCP = 15
+
+
+def _rebid_over_balancing_double(c: Ctx, o: int):
+    f = c.f
+    if f.lengths[o] < BALANCING_DOUBLE_REBID_LENGTH or f.hcp > BALANCING_DOUBLE_REBID_MAX_HCP:
+        return None
+    cb = c.cheapest(o)
+    if cb is None or LV[cb.id] != 2:
+        return None
+    return cb, (f"{f.lengths[o]} {SUIT_NAMES[o]}, {f.hcp} HCP, after partner's pass and their balancing double: "
+                f"rebids the suit (judgement: a minimum with {BALANCING_DOUBLE_REBID_LENGTH}+ cards plays a "
+                "level higher rather than sit for one doubled with partner's values denied)")
 
 
 def _forcing_new_suit_over_overcall(c: Ctx, pbids) -> bool:
