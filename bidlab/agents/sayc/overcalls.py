@@ -200,25 +200,6 @@ def _short_in_theirs(c: Ctx) -> bool:
     return all(c.f.lengths[s] <= 2 for s in c.their_suits)
 
 
-#: The most HCP with which a doubleton in their three-level suit keeps me from a takeout
-#: double (``_doubleton_against_three_level``); with more the hand is too strong to pass.
-DOUBLETON_THREE_LEVEL_PASS_HCP = 16
-
-
-def _doubleton_against_three_level(c: Ctx, t: int) -> bool:
-    """Their bid is at the three level and I hold two of their suit. A takeout double there
-    makes partner bid at the three or four level, usually in a four-card suit; with a
-    doubleton in their suit they hold eight or nine trumps and our side's fit is not sure
-    to be there (the shorter I am in their suit, the more room for our suits), so without
-    extra strength I pass. On the 46,400 train deals the pass instead of the double gained
-    1.4 IMPs a decision double dummy (108 decisions; 1.75 with 12-14 HCP, 0.6 with 15-16);
-    against their two-level bids the same pass lost 0.7 a decision (253), and with a
-    singleton the double stays (issue 27 round fifty-nine, from the net-guided audit's cell
-    `takeout_double` -> pass)."""
-    return (LV[c.last_bid.id] == 3 and c.f.lengths[t] == 2
-            and c.f.hcp <= DOUBLETON_THREE_LEVEL_PASS_HCP)
-
-
 @rule(OV)
 def three_nt_over_preempt(c: Ctx):
     t = _their_last_suit(c)
@@ -337,7 +318,7 @@ def takeout_double(c: Ctx):
     if light and LV[c.last_bid.id] == 1 and f.balanced and 15 <= f.hcp <= 18:
         return DOUBLE, (f"{f.hcp} HCP balanced, too strong for a balancing 1NT (11-14): "
                         "double, then notrump")
-    if f.hcp < need or not _short_in_theirs(c) or _doubleton_against_three_level(c, t):
+    if f.hcp < need or not _short_in_theirs(c):
         return None
     unbid = _unbid(c)
     long_suits = [s for s in unbid if f.lengths[s] >= 5]
