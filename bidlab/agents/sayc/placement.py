@@ -393,6 +393,28 @@ def _advancer_over_their_game(c: Ctx, s: int, cb) -> bool:
             and c.partner.min_len[s] >= 5)
 
 
+#: The level a void takes our known fit one above the Law of Total Tricks to
+#: (``_void_adds_a_level``): three to four, not higher.
+VOID_COMPETE_LEVEL = 4
+
+
+def _void_adds_a_level(c: Ctx, s: int, n: int, cb) -> bool:
+    """Over their bid, with partner's suit a known nine-card fit (or ten in a minor vulnerable)
+    the Law stops at the three level; holding a void I compete to four at once. The Law's
+    count is adjusted for shape, and a void is the largest adjustment: a trick more than the
+    trump count says, in our hand or as a ruff of their winners (the classic "upgrade for
+    shortness"). On the 46,400 train deals, four instead of three with a void in this spot
+    gained 2.8 IMPs a decision double dummy (57 decisions); with a singleton the same step
+    lost 1.3 (397), and one level above the Law at the four level gained nothing (issue 27
+    round fifty-nine, from the net-guided audit's cell `compete_by_total_tricks` -> a raise
+    one level higher)."""
+    law = min(total_tricks_level(n), 4)
+    if s < 2 and c.we_vul and n < 11:
+        law = min(law, 3)
+    return (n >= 9 and min(c.f.lengths) == 0 and s in c.partner.bid_suits
+            and LV[cb.id] == law and LV[cb.id] + 1 == VOID_COMPETE_LEVEL)
+
+
 @rule(G)
 def compete_by_total_tricks(c: Ctx):
     """Law of Total Tricks: with an N-card fit, compete to the N - 6 level."""
@@ -428,6 +450,10 @@ def compete_by_total_tricks(c: Ctx):
         return None
     if n < 9 and (c.f.support_points(s) < 6 or LV[cb.id] >= 3 and c.f.hcp < 6):
         return None
+    if _void_adds_a_level(c, s, n, cb):
+        return bid(LV[cb.id] + 1, s), (f"{n}-card {SUIT_NAMES[s]} fit and a void: competes to the "
+                                       f"{LV[cb.id] + 1} level, one above the Law of Total Tricks' "
+                                       f"{LV[cb.id]} (a void adds a trick)")
     if c.partner.min_len[s] < 2 and s in c.me.bid_suits and not c.partner.bid_suits:
         return cb, (f"{c.f.lengths[s]} {SUIT_NAMES[s]} and partner's expected two: a {n}-card fit competes "
                     f"to the {LV[cb.id]} level (Law of Total Tricks)")
