@@ -286,7 +286,7 @@ def invite_or_answer_invitation(c: Ctx):
     if mfit is not None:
         return bid(3, mfit), (f"{me} points opposite {p.min_hcp}-{p.max_hcp}, {c.fit(mfit)} {SUIT_NAMES[mfit]} "
                               f"between us: invitational raise of partner's {SUIT_NAMES[mfit]} rather than 2NT "
-                              "(judgement: with four of his minor the fit plays a trick better than notrump "
+                              "(judgement: with four or more of his minor the fit plays a trick better than notrump "
                               "when game is not there)")
     if c.legal(inv):
         return inv, (f"{me} points opposite {p.min_hcp}-{p.max_hcp}: invites game in {SUIT_NAMES[strain]}"
@@ -311,7 +311,7 @@ def _minor_fit_instead_of_notrump_invitation(c: Ctx) -> int | None:
     3m plays a trick better than 2NT, the long trumps in my hand ruffing or setting up his
     suit. On the 46,400 train deals (whole-bidder counterfactual, issue 27 round sixty-one)
     the raise with four or more and an eight-card fit beat 2NT by +1.4 IMPs a decision on
-    139, making 55 more contracts; a seven-card fit (four opposite his three-card minor
+    139, making 56 more contracts; a seven-card fit (four opposite his three-card minor
     opening) did not pay (-0.3 on 51), and two or three cards opposite his rebid six-card
     minor lost (-1.6 a decision on 173): there his suit runs in notrump
     (`_minimum_minor_rebid`)."""
