@@ -282,11 +282,45 @@ def invite_or_answer_invitation(c: Ctx):
                                           "front of the overcaller's values: a point more)" if placed else ""))
         return None
     inv = bid(game - 1, strain)
+    mfit = _minor_fit_instead_of_notrump_invitation(c) if strain == NT else None
+    if mfit is not None:
+        return bid(3, mfit), (f"{me} points opposite {p.min_hcp}-{p.max_hcp}, {c.fit(mfit)} {SUIT_NAMES[mfit]} "
+                              f"between us: invitational raise of partner's {SUIT_NAMES[mfit]} rather than 2NT "
+                              "(judgement: with four or more of his minor the fit plays a trick better than notrump "
+                              "when game is not there)")
     if c.legal(inv):
         return inv, (f"{me} points opposite {p.min_hcp}-{p.max_hcp}: invites game in {SUIT_NAMES[strain]}"
                      + (NT_POINTS if strain == NT else "")
                      + (" (judgement: a point short of the middle after opener's minimum minor rebid, whose "
                         "long minor runs in notrump; responder's 10-12 invites)" if minor_rebid else ""))
+    return None
+
+
+# Four cards of partner's minor and an eight-card fit with his shown length: raise it to
+# three instead of inviting with 2NT.
+MINOR_SUPPORT_OVER_NT_INVITE = 4
+MINOR_FIT_OVER_NT_INVITE = 8
+
+
+def _minor_fit_instead_of_notrump_invitation(c: Ctx) -> int | None:
+    """The minor to raise to three instead of the 2NT invitation, or None.
+
+    SAYC reads responder's raise of opener's minor at the three level (1D 1S 2D 3D, 1H 2C 2D
+    3D) as invitational, like 2NT. With four or more of partner's minor the fit is ours and
+    the raise shows it: opener with a fitting maximum still bids 3NT or 5m, and with a minimum
+    3m plays a trick better than 2NT, the long trumps in my hand ruffing or setting up his
+    suit. On the 46,400 train deals (whole-bidder counterfactual, issue 27 round sixty-one)
+    the raise with four or more and an eight-card fit beat 2NT by +1.4 IMPs a decision on
+    139, making 56 more contracts; a seven-card fit (four opposite his three-card minor
+    opening) did not pay (-0.3 on 51), and two or three cards opposite his rebid six-card
+    minor lost (-1.6 a decision on 173): there his suit runs in notrump
+    (`_minimum_minor_rebid`)."""
+    if c.cheapest_level(NT) != 2:
+        return None
+    for m in (1, 0):
+        if (m in c.partner.bid_suits and c.f.lengths[m] >= MINOR_SUPPORT_OVER_NT_INVITE
+                and c.fit(m) >= MINOR_FIT_OVER_NT_INVITE and c.legal(bid(3, m))):
+            return m
     return None
 
 
