@@ -434,3 +434,16 @@ def test_semi_balanced_notrump_rebid_level():
         assert semi_balanced_notrump_rebid_level(hi3 + 1, shape) is None
     for shape in ((5, 4, 4, 0), (5, 5, 2, 1), (6, 4, 2, 1), (6, 3, 2, 2)):
         assert semi_balanced_notrump_rebid_level(lo2, shape) is None
+
+
+def test_ruffing_value_after_declined_invitation():
+    """A singleton or void beside the major (lengths are clubs, diamonds, hearts, spades) raises
+    opener's declining 3M; a doubleton does not, and the trump suit itself is not a side suit."""
+    from bidlab.agents.sayc.notrump import ruffing_value_after_declined_invitation
+
+    hearts, spades = 2, 3
+    assert ruffing_value_after_declined_invitation((4, 3, 5, 1), hearts)   # singleton spade
+    assert ruffing_value_after_declined_invitation((6, 0, 5, 2), hearts)   # void diamond
+    assert not ruffing_value_after_declined_invitation((3, 2, 5, 3), hearts)  # 5-3-3-2
+    assert not ruffing_value_after_declined_invitation((4, 2, 2, 5), spades)  # 5-4-2-2
+    assert ruffing_value_after_declined_invitation((4, 3, 1, 5), spades)   # singleton heart

@@ -525,4 +525,27 @@ def responder_after_opener_declined(c: Ctx):
     the notrump auction is over unless responder asked for aces."""
     t = _nt(c)
     if t and len(t[3]) == 4 and _responder(t[3]) and (t[3][2] != "4NT" or quantitative_after_relay(c.ours)):
+        s = _declined_transfer_invitation(t)
+        if s is not None and ruffing_value_after_declined_invitation(c.f.lengths, s):
+            return bid(4, s), (f"judgement: opener declined my 2NT invitation with 3 {SUIT_NAMES[s]} "
+                               f"(an eight-card fit), but my singleton or void ruffs: game in {SUIT_NAMES[s]}")
         return PASS, "opener has placed the contract after my invitation"
+
+
+def _declined_transfer_invitation(t: tuple[int, int, int, tuple[str, ...]]) -> int | None:
+    """The major of 1NT 2D/2H 2M 2NT 3M (opener's minimum with three-card support), else None."""
+    lv, _, _, rest = t
+    if lv != 1 or rest[0] not in ("2D", "2H") or rest[2] != "2NT":
+        return None
+    m = "HS"[rest[0] == "2H"]
+    return "CDHS".index(m) if rest[1] == f"2{m}" and rest[3] == f"3{m}" else None
+
+
+def ruffing_value_after_declined_invitation(lengths: tuple[int, int, int, int], trump: int) -> bool:
+    """Responder's raise of opener's declining 3M to game: a singleton or void beside the
+    transferred five-card major. Opener's 3M shows the eight-card fit and a minimum; the 2NT
+    invitation counted HCP only, and a short side suit is worth the trick the count lacks.
+    With sayc at all four seats on the 46,400 train deals solved double dummy (issue 27 round
+    sixty-three, the skip audit's 4M over the pass): a singleton or void +3.7 IMPs a decision
+    on 27, a doubleton -0.3 on 63."""
+    return min(n for k, n in enumerate(lengths) if k != trump) <= 1

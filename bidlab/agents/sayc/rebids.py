@@ -339,6 +339,8 @@ def answer_reverse(c: Ctx):
     if f.lengths[second] >= 4:
         lv = 4 if f.hcp >= 9 and second in MAJORS else 3
         return bid(lv, second), f"4+ {SUIT_NAMES[second]}: raises opener's reverse suit"
+    if f.hcp >= 13 and f.total_points + c.partner.min_hcp >= NT_SLAM:
+        return None  # slam values opposite the reverse's minimum: placement.reach_slam decides, as in responder_second_call
     if f.hcp >= 10 and stopped:
         return bid(3, NT), f"{f.hcp} HCP and a stopper in the fourth suit: 3NT over the reverse"
     if f.lengths[resp] >= 5 and f.hcp < 10:
