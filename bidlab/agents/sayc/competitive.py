@@ -458,11 +458,12 @@ NEGATIVE_DOUBLE_PASS_MAX_SHORT = 1
 
 def sits_over_their_redouble(f, their_suit: int) -> bool:
     """Opener may leave partner's negative double redoubled (1C 1S X XX P) only with length and
-    strength in their suit: four or more with two of the top three honours, the trumps that
-    beat a one- or two-level contract from behind the overcaller's partner's values. Anything
+    strength in their suit: five or more with two of the top three honours. Four are not
+    enough: opener sits in front of the overcaller, the redoubler's 10+ give them the balance
+    of power, and 1SXX made against AQJ3 (train deal 56353 in the net-guided audit). Anything
     less answers the double as if RHO had passed (SAYC: the redouble does not release opener
     from answering; issue 27 round sixty-four)."""
-    return f.lengths[their_suit] >= 4 and f.top3[their_suit] >= 2
+    return f.lengths[their_suit] >= 5 and f.top3[their_suit] >= 2
 
 
 @rule(OC)
