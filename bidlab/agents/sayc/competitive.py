@@ -456,17 +456,34 @@ def answer_openers_takeout_double(c: Ctx):
 NEGATIVE_DOUBLE_PASS_MAX_SHORT = 1
 
 
+def sits_over_their_redouble(f, their_suit: int) -> bool:
+    """Opener may leave partner's negative double redoubled (1C 1S X XX P) only with length and
+    strength in their suit: five or more with two of the top three honours. Four are not
+    enough: opener sits in front of the overcaller, the redoubler's 10+ give them the balance
+    of power, and 1SXX made against AQJ3 (train deal 56353 in the net-guided audit). Anything
+    less answers the double as if RHO had passed (SAYC: the redouble does not release opener
+    from answering; issue 27 round sixty-four)."""
+    return f.lengths[their_suit] >= 5 and f.top3[their_suit] >= 2
+
+
 @rule(OC)
 def answer_negative_double(c: Ctx):
     if c.opener != 0 or len(c.partner_calls) == 0 or not c.partner_calls[-1].is_double:
         return None
-    if c.last_bidder not in (1, 3) or len(c.my_calls) != 1 or c.last_bidder == 1 and c.doubled != 1:
+    if c.last_bidder not in (1, 3) or len(c.my_calls) != 1 or c.last_bidder == 1 and c.doubled not in (1, 2):
         return None
     f = c.f
     o = ST[c.opening.id]
     if o == NT:
         return None  # partner's double of their overcall of my notrump is for penalties
     t = ST[c.last_bid.id] if ST[c.last_bid.id] < NT else None
+    # RHO redoubled the negative double (1C 1S X XX): the double still asks me to bid, and a
+    # pass leaves their contract redoubled with partner's values sitting in front of the
+    # redoubler; `sayc` passed here with four of partner's major (2CXX made with overtricks).
+    redoubled = c.last_bidder == 1 and c.doubled == 2
+    if redoubled and t is not None and sits_over_their_redouble(f, t):
+        return PASS, (f"{f.lengths[t]} {SUIT_NAMES[t]} with two top honours: leaves the negative double "
+                      "redoubled (judgement: length and strength in their suit)")
     if c.last_bidder == 3:
         # RHO bid over the double (their raise): no need to answer, but the four-card major
         # partner promised is still a fit: compete at the two level, and at the three level
@@ -514,6 +531,9 @@ def answer_negative_double(c: Ctx):
             return c.cheapest(o), (f"{f.lengths[t]} of their {SUIT_NAMES[t]}: answers the negative double by rebidding "
                                    f"the {SUIT_NAMES[o]} (judgement: too short in their suit to convert the takeout "
                                    f"double for penalties)")
+    if redoubled and c.cheapest_level(o) <= 3:
+        return c.cheapest(o), (f"rebids the {SUIT_NAMES[o]}: answers the redoubled negative double (judgement: no "
+                               f"length and strength in their suit to leave it redoubled)")
     return None
 
 

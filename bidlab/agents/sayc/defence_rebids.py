@@ -171,7 +171,9 @@ def answer_responsive_double(c: Ctx):
     mine = [x for x in c.my_calls if x.id]
     if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3):
         return None
-    if not c.partner_calls or not c.partner_calls[-1].is_double or c.doubled != 1 or c.last_bidder != 1:
+    # their redouble (1C X 2C X XX) does not release me: the responsive double still asks me to
+    # bid, and I am short in their suit (issue 27 round sixty-four: `sayc` left 2CXX in)
+    if not c.partner_calls or not c.partner_calls[-1].is_double or c.doubled not in (1, 2) or c.last_bidder != 1:
         return None
     # only the double advances.responsive_double makes is responsive: partner's first action,
     # over their raise of the opening suit to the three level at most. Partner's double after
