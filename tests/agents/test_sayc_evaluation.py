@@ -434,3 +434,14 @@ def test_semi_balanced_notrump_rebid_level():
         assert semi_balanced_notrump_rebid_level(hi3 + 1, shape) is None
     for shape in ((5, 4, 4, 0), (5, 5, 2, 1), (6, 4, 2, 1), (6, 3, 2, 2)):
         assert semi_balanced_notrump_rebid_level(lo2, shape) is None
+
+
+def test_minor_limit_raise_range():
+    """The limit raise of a minor and its balanced fill-in (round sixty-two) share one range,
+    which sits between the 1NT response and the 2NT response."""
+    from bidlab.agents.sayc.responses import MINOR_LIMIT_RAISE_HCP, _minor_limit_raise_hcp
+
+    lo, hi = MINOR_LIMIT_RAISE_HCP
+    assert all(_minor_limit_raise_hcp(h) for h in range(lo, hi + 1))
+    assert not _minor_limit_raise_hcp(lo - 1)
+    assert not _minor_limit_raise_hcp(hi + 1)
