@@ -6,25 +6,65 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bidlab.agents.base import BiddingView
+from bidlab.agents.sayc.context import make_context
+from bidlab.agents.sayc.defence_rebids import doubler_raise_target
 from bidlab.agents.sayc.evaluation import (
+    BID_ON_MAJOR_FIT,
     FORCED_ANSWER_LOSERS,
+    LIGHT_RAISE_HCP,
+    LIGHT_RAISE_TRUMPS,
+    LONG_SUIT_COMPETE_LENGTH,
+    LONG_SUIT_COMPETE_LOSERS,
+    LONG_SUIT_RESPONSE_HCP,
+    LONG_SUIT_RESPONSE_LENGTH,
+    MISFIT_DOUBLETON_LOSERS,
+    MISFIT_NEW_SUIT_LENGTH,
+    MISFIT_SHORTNESS,
+    PREEMPT_GAME_RAISE_FIT,
+    PREEMPT_GAME_RAISE_HCP,
+    SEMI_BALANCED_NT_REBID_HCP,
+    THREE_LEVEL_RAISE_FIT,
+    THREE_LEVEL_RAISE_HCP,
+    VALUES_DOUBLE_HCP,
     declarer_points,
+    doubler_second_double_hcp,
     dummy_points,
+    light_major_raise,
+    long_suit_competes_again,
+    long_suit_response,
     losing_trick_count,
     ltc_raise_level,
     ltc_tricks,
+    major_fit_bids_on,
     may_compete,
+    misfit_new_suit,
     notrump_points,
     penalty_double_sound,
+    preempt_game_raise,
     preempt_tricks_needed,
     preempt_undertricks,
     sacrifice_pays,
+    second_five_card_suit_over_notrump,
+    semi_balanced_notrump_rebid_level,
     suit_good_enough,
     suit_losers,
     suit_quality,
+    three_level_raise_with_eight_card_fit,
     total_tricks_level,
 )
 from bidlab.agents.sayc.hand import features
+from bidlab.agents.sayc.notrump import ruffing_value_after_declined_invitation
+from bidlab.agents.sayc.penalty import (
+    BALANCE_OF_POWER_GAME_PASSOUT_DISCOUNT,
+    balance_of_power,
+    balance_of_power_action,
+    balance_of_power_needed,
+)
+from bidlab.agents.sayc.responses import MINOR_LIMIT_RAISE_HCP, _minor_limit_raise_hcp
+from bidlab.agents.sayc.slam import fit_slam_try, own_suit_slam_try
+from bidlab.bridge import Auction, Vulnerability
+from bidlab.bridge.calls import Call
 from bidlab.cards import Deal, Hand, Seat
 
 _RANKS = "23456789TJQKA"
@@ -170,7 +210,6 @@ def test_fit_slam_try_thresholds():
     """slam.fit_slam_try: 31 opposite the minimum with 32 opposite the middle asks; exactly 30
     asks only with three aces in hand or 33 opposite the middle (issue 27 rounds eight and
     twenty-four); below 30 never, whatever the aces."""
-    from bidlab.agents.sayc.slam import fit_slam_try
 
     for aces in range(5):
         assert fit_slam_try(29, 36, aces) is None
@@ -186,7 +225,6 @@ def test_own_suit_slam_try_thresholds():
     """slam.own_suit_slam_try: with no fit, my own long suit as trumps asks with Blackwood from
     30 opposite partner's minimum with two aces of my own (issue 27 round twenty-eight); never
     with fewer aces or below 30."""
-    from bidlab.agents.sayc.slam import own_suit_slam_try
 
     for low in range(24, 38):
         for aces in range(5):
@@ -197,7 +235,6 @@ def test_own_suit_slam_try_thresholds():
 # ---- the balance of power over their contract (issue 27 round thirty-one) ----------------------
 
 def test_balance_of_power_double_needs_more_strength_with_fewer_trumps():
-    from bidlab.agents.sayc.penalty import balance_of_power_needed
 
     needs = [balance_of_power_needed(n) for n in range(14)]
     assert all(a >= b for a, b in zip(needs, needs[1:]))  # never less with fewer trumps
@@ -206,10 +243,6 @@ def test_balance_of_power_double_needs_more_strength_with_fewer_trumps():
 
 
 def test_balance_of_power_adds_partners_shown_minimum():
-    from bidlab.agents.base import BiddingView
-    from bidlab.agents.sayc.context import make_context
-    from bidlab.agents.sayc.penalty import balance_of_power
-    from bidlab.bridge import Auction, Vulnerability
 
     a = Auction.parse("1D 1S 2C 2S P P", "N")  # South (responder) to act
     weak, strong = Hand.parse("T84.KQ3.5.AKJ974"), Hand.parse("T84.KQ3.5.AKQ974")
@@ -235,7 +268,6 @@ def test_balance_of_power_adds_partners_shown_minimum():
     ],
 )
 def test_doubler_raise_scale(sp, answer_level, jump, reaches):
-    from bidlab.agents.sayc.defence_rebids import doubler_raise_target
 
     got = doubler_raise_target(sp, answer_level, jump)
     if reaches is None:
@@ -245,17 +277,12 @@ def test_doubler_raise_scale(sp, answer_level, jump, reaches):
 
 
 def test_doubler_second_double_needs_more_at_the_three_level():
-    from bidlab.agents.sayc.evaluation import doubler_second_double_hcp
 
     two, three = doubler_second_double_hcp(2), doubler_second_double_hcp(3)
     assert 12 < two < three  # extras over the first double's opening values; more to push partner a level higher
 
 
 def test_values_double_is_read_as_its_strength():
-    from bidlab.agents.base import BiddingView
-    from bidlab.agents.sayc.context import make_context
-    from bidlab.agents.sayc.evaluation import VALUES_DOUBLE_HCP, doubler_second_double_hcp
-    from bidlab.bridge import Auction, Vulnerability
 
     hand = Hand.parse("Q62.T853.Q5.A974")
     # opener's double after my 1NT response: partner (opener) reads VALUES_DOUBLE_HCP+
@@ -271,11 +298,6 @@ def test_values_double_is_read_as_its_strength():
 
 
 def test_long_suit_response_trades_length_for_high_cards():
-    from bidlab.agents.sayc.evaluation import (
-        LONG_SUIT_RESPONSE_HCP,
-        LONG_SUIT_RESPONSE_LENGTH,
-        long_suit_response,
-    )
 
     # below the booklet's 6 points: the light response needs both the length and the floor
     assert LONG_SUIT_RESPONSE_HCP < 6 and LONG_SUIT_RESPONSE_LENGTH > 5
@@ -287,7 +309,6 @@ def test_long_suit_response_trades_length_for_high_cards():
 
 
 def test_light_major_raise_needs_four_trumps():
-    from bidlab.agents.sayc.evaluation import LIGHT_RAISE_HCP, LIGHT_RAISE_TRUMPS, light_major_raise
 
     assert LIGHT_RAISE_HCP < 6  # below the booklet's response minimum
     assert light_major_raise(LIGHT_RAISE_HCP, LIGHT_RAISE_TRUMPS)
@@ -296,11 +317,6 @@ def test_light_major_raise_needs_four_trumps():
 
 
 def test_three_level_raise_with_eight_card_fit_thresholds():
-    from bidlab.agents.sayc.evaluation import (
-        THREE_LEVEL_RAISE_FIT,
-        THREE_LEVEL_RAISE_HCP,
-        three_level_raise_with_eight_card_fit,
-    )
 
     assert three_level_raise_with_eight_card_fit(THREE_LEVEL_RAISE_FIT, THREE_LEVEL_RAISE_HCP)
     assert not three_level_raise_with_eight_card_fit(THREE_LEVEL_RAISE_FIT - 1, THREE_LEVEL_RAISE_HCP + 4)
@@ -308,11 +324,6 @@ def test_three_level_raise_with_eight_card_fit_thresholds():
 
 
 def test_long_suit_competes_again_thresholds():
-    from bidlab.agents.sayc.evaluation import (
-        LONG_SUIT_COMPETE_LENGTH,
-        LONG_SUIT_COMPETE_LOSERS,
-        long_suit_competes_again,
-    )
 
     assert long_suit_competes_again(LONG_SUIT_COMPETE_LENGTH, LONG_SUIT_COMPETE_LOSERS)
     assert not long_suit_competes_again(LONG_SUIT_COMPETE_LENGTH - 1, LONG_SUIT_COMPETE_LOSERS - 2)
@@ -333,19 +344,12 @@ def test_long_suit_competes_again_thresholds():
     ("AK.AK3.AQ2.KQJ2", False, False),    # four losers but only four clubs: no long suit
 ])
 def test_long_suit_competes_again_on_counted_hands(pbn, partner_has_bid, competes):
-    from bidlab.agents.sayc.evaluation import long_suit_competes_again
 
     f = features(Hand.parse(pbn))
     assert long_suit_competes_again(max(f.lengths), f.losing_tricks, partner_has_bid) is competes
 
 
 def test_misfit_new_suit_thresholds():
-    from bidlab.agents.sayc.evaluation import (
-        MISFIT_DOUBLETON_LOSERS,
-        MISFIT_NEW_SUIT_LENGTH,
-        MISFIT_SHORTNESS,
-        misfit_new_suit,
-    )
 
     # a singleton or void: any hand with the five-card suit and a top honour
     assert misfit_new_suit(MISFIT_SHORTNESS, MISFIT_NEW_SUIT_LENGTH, 1, MISFIT_DOUBLETON_LOSERS + 2)
@@ -358,7 +362,6 @@ def test_misfit_new_suit_thresholds():
 
 
 def test_second_five_card_suit_over_notrump():
-    from bidlab.agents.sayc.evaluation import MISFIT_NEW_SUIT_LENGTH, second_five_card_suit_over_notrump
 
     assert second_five_card_suit_over_notrump(MISFIT_NEW_SUIT_LENGTH, 1, MISFIT_NEW_SUIT_LENGTH)
     assert not second_five_card_suit_over_notrump(MISFIT_NEW_SUIT_LENGTH, 1, MISFIT_NEW_SUIT_LENGTH - 1)  # 5-4
@@ -367,18 +370,6 @@ def test_second_five_card_suit_over_notrump():
 
 def test_balance_of_power_double_of_their_game_in_the_pass_out_seat():
     """The pass-out seat's discount applies at their four level only, not in the direct seat."""
-    from bidlab.agents.base import BiddingView
-    from bidlab.agents.sayc.context import make_context
-    from bidlab.agents.sayc.penalty import (
-        BALANCE_OF_POWER_GAME_PASSOUT_DISCOUNT,
-        balance_of_power,
-        balance_of_power_action,
-        balance_of_power_needed,
-    )
-    from bidlab.bridge.auction import Auction
-    from bidlab.bridge.board import Vulnerability
-    from bidlab.bridge.calls import Call
-    from bidlab.cards import Hand, Seat
 
     def ctx(calls):
         a = Auction(Seat(0))  # North deals
@@ -396,11 +387,6 @@ def test_balance_of_power_double_of_their_game_in_the_pass_out_seat():
 
 
 def test_preempt_game_raise_thresholds():
-    from bidlab.agents.sayc.evaluation import (
-        PREEMPT_GAME_RAISE_FIT,
-        PREEMPT_GAME_RAISE_HCP,
-        preempt_game_raise,
-    )
 
     assert preempt_game_raise(PREEMPT_GAME_RAISE_HCP, PREEMPT_GAME_RAISE_FIT, 3)
     assert not preempt_game_raise(PREEMPT_GAME_RAISE_HCP - 1, PREEMPT_GAME_RAISE_FIT + 2, 3)
@@ -412,7 +398,6 @@ def test_preempt_game_raise_thresholds():
 
 
 def test_major_fit_bids_on_threshold():
-    from bidlab.agents.sayc.evaluation import BID_ON_MAJOR_FIT, major_fit_bids_on, total_tricks_level
 
     assert major_fit_bids_on(BID_ON_MAJOR_FIT)
     assert not major_fit_bids_on(BID_ON_MAJOR_FIT - 1)
@@ -422,7 +407,6 @@ def test_major_fit_bids_on_threshold():
 
 def test_semi_balanced_notrump_rebid_level():
     """2NT on the lower range, 3NT on the upper, only for near-balanced shapes."""
-    from bidlab.agents.sayc.evaluation import SEMI_BALANCED_NT_REBID_HCP, semi_balanced_notrump_rebid_level
 
     (lo2, hi2), (lo3, hi3) = SEMI_BALANCED_NT_REBID_HCP[2], SEMI_BALANCED_NT_REBID_HCP[3]
     for shape in ((5, 4, 2, 2), (1, 5, 4, 3), (4, 1, 4, 4)):
@@ -439,7 +423,6 @@ def test_semi_balanced_notrump_rebid_level():
 def test_ruffing_value_after_declined_invitation():
     """A singleton or void beside the major (lengths are clubs, diamonds, hearts, spades) raises
     opener's declining 3M; a doubleton does not, and the trump suit itself is not a side suit."""
-    from bidlab.agents.sayc.notrump import ruffing_value_after_declined_invitation
 
     hearts, spades = 2, 3
     assert ruffing_value_after_declined_invitation((4, 3, 5, 1), hearts)   # singleton spade
@@ -447,3 +430,13 @@ def test_ruffing_value_after_declined_invitation():
     assert not ruffing_value_after_declined_invitation((3, 2, 5, 3), hearts)  # 5-3-3-2
     assert not ruffing_value_after_declined_invitation((4, 2, 2, 5), spades)  # 5-4-2-2
     assert ruffing_value_after_declined_invitation((4, 3, 1, 5), spades)   # singleton heart
+
+
+def test_minor_limit_raise_range():
+    """The limit raise of a minor and its balanced fill-in (round sixty-two) share one range,
+    which sits between the 1NT response and the 2NT response."""
+
+    lo, hi = MINOR_LIMIT_RAISE_HCP
+    assert all(_minor_limit_raise_hcp(h) for h in range(lo, hi + 1))
+    assert not _minor_limit_raise_hcp(lo - 1)
+    assert not _minor_limit_raise_hcp(hi + 1)

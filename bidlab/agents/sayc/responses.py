@@ -178,12 +178,25 @@ def one_diamond_over_one_club(c: Ctx):
         return bid(1, 1), "6+ points, 4+ diamonds (SAYC new suit at the one level)"
 
 
+MINOR_LIMIT_RAISE_HCP = (11, 12)
+# a balanced hand reaches the limit raise with four cards of either minor (round sixty-two)
+BALANCED_LIMIT_RAISE_LENGTH = 4
+# responder's game values opposite an opening bid
+GAME_VALUES_HCP = 13
+
+
+def _minor_limit_raise_hcp(hcp: int) -> bool:
+    """The HCP range of SAYC's limit raise of a minor."""
+    lo, hi = MINOR_LIMIT_RAISE_HCP
+    return lo <= hcp <= hi
+
+
 @rule(G)
 def limit_raise_minor(c: Ctx):
     if not _is_one_suit_opening(c) or _opening_suit(c) >= 2:
         return None
     s = _opening_suit(c)
-    if c.f.lengths[s] >= (5 if s == 0 else 4) and 11 <= c.f.hcp <= 12 and not c.f.balanced:
+    if c.f.lengths[s] >= (5 if s == 0 else 4) and _minor_limit_raise_hcp(c.f.hcp) and not c.f.balanced:
         return bid(3, s), f"11-12 points, 4+ {SUIT_NAMES[s]} (SAYC limit raise of a minor)"
 
 
@@ -253,6 +266,37 @@ def game_force_new_suit(c: Ctx):
 def one_notrump_response(c: Ctx):
     if _is_one_suit_opening(c) and 6 <= c.f.hcp <= 10:
         return bid(1, NT), "6-10 HCP, no fit and no suit to show at the one level (SAYC 1NT response)"
+
+
+@rule(G)
+def balanced_limit_raise_minor(c: Ctx):
+    """11-12 HCP, balanced, no four-card major over one of a minor: too strong for 1NT (6-10),
+    too weak for 2NT (13-15), and no lower suit for a two-over-one, so no booklet call
+    answered and responder passed with half the deck. The hand then holds four or more of
+    opener's minor (over 1C no four diamonds, over 1D no four clubs), so the limit raise says
+    it: opener passes 3m with a minimum and bids 3NT or game with extras (issue 27, round
+    sixty-two, calibrated on train DD deals: 3m beat 1NT, 2m and 2NT)."""
+    if not _is_one_suit_opening(c) or not _minor_limit_raise_hcp(c.f.hcp):
+        return None
+    s = _opening_suit(c)
+    if s >= 2 or not c.f.balanced or c.f.lengths[s] < BALANCED_LIMIT_RAISE_LENGTH:
+        return None
+    return bid(3, s), (f"{c.f.hcp} HCP, balanced, {c.f.lengths[s]} {SUIT_NAMES[s]}, no four-card major: "
+                       "limit raise of partner's minor rather than pass (judgement: too strong for 1NT, "
+                       "too weak for 2NT)")
+
+
+@rule(G)
+def game_values_in_partners_minor(c: Ctx):
+    """13+ HCP whose only long suit is opener's minor and which no forcing call fitted (no
+    four-card side suit, not balanced 13-17): responder must not pass with game values.
+    3NT, the minor game most often made, ends the auction at the level the values promise
+    (issue 27, round sixty-two, calibrated on train DD deals: 3m, read as a limit raise, was
+    passed short of game)."""
+    if not _is_one_suit_opening(c) or c.f.hcp < GAME_VALUES_HCP or _opening_suit(c) >= 2:
+        return None
+    return bid(3, NT), (f"{c.f.hcp} HCP, no side suit to force with: game values opposite the opening, "
+                        "3NT rather than pass (judgement)")
 
 
 @rule(G)
