@@ -48,7 +48,7 @@ OC = "opener_competitive"
 
 
 def _partner_opened_one_suit(c: Ctx) -> bool:
-    return c.opener == 2 and LV[c.opening.id] == 1 and ST[c.opening.id] < NT and not [x for x in c.my_calls if x.id]
+    return c.opener == 2 and LV[c.opening.id] == 1 and ST[c.opening.id] < NT and not c.my_actions
 
 
 def _answer_partners_double(c: Ctx):
@@ -105,7 +105,7 @@ def after_nt_opening_interference(c: Ctx):
     three-level suit is forcing, the cue bid is Stayman-like (game values, a four-card
     major), 2NT is natural and invitational, double is for penalties.
     """
-    if c.opener != 2 or NAMES[c.opening.id] not in ("1NT", "2NT") or [x for x in c.my_calls if x.id]:
+    if c.opener != 2 or NAMES[c.opening.id] not in ("1NT", "2NT") or c.my_actions:
         return None
     f = c.f
     t = _their_last_suit(c)
@@ -156,7 +156,7 @@ def opener_after_notrump_interference(c: Ctx):
     if c.opener != 0 or NAMES[c.opening.id] != "1NT" or len(c.my_calls) != 1 or c.last_bidder != 2:
         return None
     pb = c.partner_calls[-1]
-    if len([x for x in c.partner_calls if x.id]) != 1 or pb.id < 3 or LV[pb.id] != 3:
+    if len(c.partner_actions) != 1 or pb.id < 3 or LV[pb.id] != 3:
         return None
     f = c.f
     ps = ST[pb.id]
@@ -429,7 +429,7 @@ def pass_after_interference(c: Ctx):
 
 def _their_overcall_of_our_notrump(c: Ctx) -> bool:
     """Responder who has not bid, RHO having overcalled partner's 1NT / 2NT opening."""
-    return (c.opener == 2 and NAMES[c.opening.id] in ("1NT", "2NT") and not [x for x in c.my_calls if x.id]
+    return (c.opener == 2 and NAMES[c.opening.id] in ("1NT", "2NT") and not c.my_actions
             and c.last_bidder == 3 and c.last_bid.id != c.opening.id)
 
 
@@ -571,7 +571,7 @@ def opener_rebid_in_competition(c: Ctx):
     """I opened one of a suit, partner bid a suit, they interfered: support, rebid, or pass."""
     if c.opener != 0 or LV[c.opening.id] != 1 or ST[c.opening.id] == NT:
         return None
-    mine = [x for x in c.my_calls if x.id]
+    mine = list(c.my_actions)
     theirs_last = c.last_bidder in (1, 3)
     pbids = [x for x in c.partner_calls if x.id >= 3]
     forced = _forcing_new_suit_over_overcall(c, pbids)
@@ -697,9 +697,9 @@ def _rebid_over_balancing_double(c: Ctx, o: int):
 
 def _forcing_new_suit_over_overcall(c: Ctx, pbids) -> bool:
     """1x (their overcall) new suit by unpassed partner, RHO passed: my turn, forced."""
-    if c.last_bidder != 2 or len(pbids) != 1 or len(c.partner_calls) != 1 or any(x.id for x in c.rho_calls):
+    if c.last_bidder != 2 or len(pbids) != 1 or len(c.partner_calls) != 1 or c.rho_actions:
         return False
-    lho = [x for x in c.lho_calls if x.id]
+    lho = list(c.lho_actions)
     if len(lho) != 1 or lho[0].id < 3 or ST[lho[0].id] == NT:
         return False
     p, ov, o = pbids[0], lho[0], ST[c.opening.id]
@@ -727,9 +727,9 @@ def answer_preemptive_jump_raise(c: Ctx):
     and a weak hand, not the uncontested limit raise. Game needs a hand that makes ten
     tricks opposite about nine losers: five losers or fewer, or 17+ points; else pass.
     (Read as a limit raise, opener bid game with 14 points and it failed on 7 of 10 boards.)"""
-    if c.opener != 0 or c.last_bidder != 2 or any(x.id for x in c.rho_calls):
+    if c.opener != 0 or c.last_bidder != 2 or c.rho_actions:
         return None
-    mine = [x for x in c.my_calls if x.id]
+    mine = list(c.my_actions)
     if len(mine) != 1 or LV[mine[0].id] != 1 or ST[mine[0].id] not in MAJORS:
         return None
     s = ST[mine[0].id]

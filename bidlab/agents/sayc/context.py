@@ -79,6 +79,24 @@ class Ctx:
     def me(self) -> Shown:
         return self.shown[0]
 
+    # A seat's "actions": its calls other than pass (bids, doubles and redoubles), in order.
+    # Many rules ask whether a seat has acted yet, or how often; one home for the filter.
+    @property
+    def my_actions(self) -> tuple[Call, ...]:
+        return tuple(x for x in self.my_calls if x.id)
+
+    @property
+    def partner_actions(self) -> tuple[Call, ...]:
+        return tuple(x for x in self.partner_calls if x.id)
+
+    @property
+    def lho_actions(self) -> tuple[Call, ...]:
+        return tuple(x for x in self.lho_calls if x.id)
+
+    @property
+    def rho_actions(self) -> tuple[Call, ...]:
+        return tuple(x for x in self.rho_calls if x.id)
+
     @property
     def we_redoubled(self) -> bool:
         """Our side has redoubled: partner's later double is then for penalties (standard

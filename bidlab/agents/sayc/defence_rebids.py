@@ -27,8 +27,8 @@ def _my_cue_bid_advance(c: Ctx):
     with a cue bid of their suit and partner has just answered it; else None."""
     if c.opener not in (1, 3) or c.last_bidder != 2:
         return None
-    mine = [x for x in c.my_calls if x.id]
-    pb = [x for x in c.partner_calls if x.id]
+    mine = list(c.my_actions)
+    pb = list(c.partner_actions)
     if len(mine) != 1 or len(pb) != 2 or mine[0].id < 3 or pb[0].id < 3:
         return None
     o, q = ST[pb[0].id], ST[mine[0].id]
@@ -87,8 +87,8 @@ def overcaller_answers_cue_bid(c: Ctx):
     round fourteen of issue 27: it lost the fit after the cue-bid raise of a minor.)"""
     if c.opener not in (1, 3) or c.last_bidder != 2:
         return None
-    mine = [x for x in c.my_calls if x.id]
-    pb = [x for x in c.partner_calls if x.id]
+    mine = list(c.my_actions)
+    pb = list(c.partner_actions)
     if len(mine) != 1 or len(pb) != 1 or mine[0].id < 3 or ST[mine[0].id] == NT:
         return None
     s, t = ST[mine[0].id], ST[pb[0].id]
@@ -129,8 +129,8 @@ def overcaller_after_forcing_major(c: Ctx):
     """My notrump overcall (15-18: 1NT over a one-bid, 2NT over their weak two), partner's
     first bid a major at the three level: five cards and game values, forcing
     (advance_notrump_overcall). Raise to game with three, else 3NT."""
-    mine = [x for x in c.my_calls if x.id]
-    pb = [x for x in c.partner_calls if x.id]
+    mine = list(c.my_actions)
+    pb = list(c.partner_actions)
     if len(mine) != 1 or len(pb) != 1 or c.opener not in (1, 3) or c.last_bidder != 2:
         return None
     if not (NAMES[mine[0].id] == "2NT" and LV[c.opening.id] == 2 or NAMES[mine[0].id] == "1NT") \
@@ -146,8 +146,8 @@ def overcaller_after_forcing_major(c: Ctx):
 def overcaller_after_new_suit(c: Ctx):
     """I overcalled, partner bid a new suit (non-forcing, SAYC): with a minimum, rebid a
     six-card suit or pass; stronger hands are placed by the general rules."""
-    mine = [x for x in c.my_calls if x.id]
-    pb = [x for x in c.partner_calls if x.id]
+    mine = list(c.my_actions)
+    pb = list(c.partner_actions)
     if len(mine) != 1 or len(pb) != 1 or c.opener not in (1, 3) or c.last_bidder != 2 or mine[0].id < 3:
         return None
     o, p = ST[mine[0].id], ST[pb[0].id]
@@ -168,7 +168,7 @@ def answer_responsive_double(c: Ctx):
     """I doubled for takeout, they raised, partner made a responsive double (values, no
     major he could bid): bid my best unbid suit, a minor before a four-card major, or
     notrump with their suit stopped."""
-    mine = [x for x in c.my_calls if x.id]
+    mine = list(c.my_actions)
     if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3):
         return None
     # their redouble (1C X 2C X XX) does not release me: the responsive double still asks me to
@@ -180,7 +180,7 @@ def answer_responsive_double(c: Ctx):
     # he has bid, or of their slam after my lead-directing double of a Blackwood answer or
     # a transfer, is for penalties: it is passed, not answered in a new suit at the six level.
     t = ST[c.opening.id]
-    if [x for x in c.partner_calls if x.id] != [c.partner_calls[-1]] or len(c.their_suits) != 1 \
+    if c.partner_actions != (c.partner_calls[-1],) or len(c.their_suits) != 1 \
             or t == NT or ST[c.last_bid.id] != t or LV[c.last_bid.id] > 3:
         return None
     f = c.f
@@ -199,7 +199,7 @@ def answer_responsive_double(c: Ctx):
 def michaels_bidder_names_minor(c: Ctx):
     """My Michaels cue bid of their major showed the other major and a minor; partner's
     2NT asks which minor: bid it at the three level."""
-    mine = [x for x in c.my_calls if x.id]
+    mine = list(c.my_actions)
     if len(mine) != 1 or c.opener not in (1, 3) or c.last_bidder != 2 or NAMES[c.last_bid.id] != "2NT":
         return None
     o = c.opening
@@ -212,14 +212,14 @@ def michaels_bidder_names_minor(c: Ctx):
 def _my_takeout_double_answered(c: Ctx):
     """Partner's one bid, when my only call so far doubled their suit for takeout and he
     answered it with RHO passing (the doubler's second turn), else None."""
-    mine = [x for x in c.my_calls if x.id]
+    mine = list(c.my_actions)
     if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3) or c.last_bidder != 2 or c.doubled:
         return None
     if ST[c.opening.id] == NT:
         return None  # a double of their 1NT is for penalties
     if any(c.f.lengths[s] > 3 for s in c.their_suits):
         return None  # length in their suit: a lead-directing double of their 2C, not takeout
-    pbids = [x for x in c.partner_calls if x.id]
+    pbids = list(c.partner_actions)
     if len(pbids) != 1 or pbids[0].id < 3:
         return None
     return pbids[0]
@@ -353,11 +353,11 @@ def doubler_raises_answer(c: Ctx):
 def _my_takeout_double_answered_then_contested(c: Ctx):
     """Partner's suit answer to my takeout double when the opponents have bid over it
     (1C X P 1S 3C ?), else None: the doubler's second turn in a contested auction."""
-    mine = [x for x in c.my_calls if x.id]
+    mine = list(c.my_actions)
     if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3) or c.last_bidder not in (1, 3) \
             or c.doubled or ST[c.opening.id] == NT or any(c.f.lengths[s] > 3 for s in c.their_suits):
         return None
-    pbids = [x for x in c.partner_calls if x.id]
+    pbids = list(c.partner_actions)
     if len(pbids) != 1 or pbids[0].id < 3 or ST[pbids[0].id] == NT or ST[pbids[0].id] in c.their_suits:
         return None
     return pbids[0]
@@ -404,7 +404,7 @@ def doubler_rebid(c: Ctx):
     again over the double, a six-card suit competes from 14 HCP (DOUBLER_SIX_CARD_HCP;
     round thirty-two: 1D X 1S P 2S with 16 HCP and six hearts passed, and 2S played where
     our 4H made)."""
-    mine = [x for x in c.my_calls if x.id]
+    mine = list(c.my_actions)
     if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3):
         return None
     if c.last_bidder == 2:

@@ -197,7 +197,7 @@ def values_double(c: Ctx):
     if c.last_bidder not in (1, 3) or c.doubled or c.last_bid is None or any(x.is_double for x in c.my_calls):
         return None
     pbids = [x for x in c.partner_calls if x.id >= 3]
-    if len(pbids) != 1 or pbids[0].id != bid(1, NT).id or len([x for x in c.my_calls if x.id]) != 1:
+    if len(pbids) != 1 or pbids[0].id != bid(1, NT).id or len(c.my_actions) != 1:
         return None
     lv, t = LV[c.last_bid.id], ST[c.last_bid.id]
     if t == NT or t not in c.their_suits or t in c.our_suits or lv != 2:
@@ -220,8 +220,8 @@ def doubler_second_double(c: Ctx):
     21 HCP short in their suit and their partscore played (issue 27, round thirty-seven).
     In the penalty group, after the doubler's suit and notrump rebids and the placement
     rules."""
-    mine = [x for x in c.my_calls if x.id]
-    if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3) or any(x.id for x in c.partner_calls):
+    mine = list(c.my_actions)
+    if len(mine) != 1 or not mine[0].is_double or c.opener not in (1, 3) or c.partner_actions:
         return None
     if c.last_bidder not in (1, 3) or c.doubled or c.last_bid is None:
         return None
