@@ -432,7 +432,19 @@ def _advancer_over_their_game(c: Ctx, s: int, cb) -> bool:
 VOID_COMPETE_LEVEL = 4
 
 
-def _void_adds_a_level(c: Ctx, s: int, n: int, cb) -> bool:
+def _law_level(c: Ctx, s: int, n: int) -> int:
+    """The level the Law of Total Tricks lets our ``n``-card fit in ``s`` compete to, at most
+    four. Vulnerable, four of a minor is neither game nor cheap when it fails: a ten-card
+    minor fit competes to the three level only (the Law's vulnerability caution; issue 27
+    round fifteen: these 4C / 4D contracts made about a third of the time double dummy; not
+    vulnerable the same cut lost IMPs)."""
+    law = min(total_tricks_level(n), 4)
+    if s < 2 and c.we_vul and n < 11:
+        law = min(law, 3)
+    return law
+
+
+def _void_adds_a_level(c: Ctx, s: int, n: int, cb, law: int) -> bool:
     """Over their bid, with partner's suit a known nine-card fit (or ten in a minor vulnerable)
     the Law stops at the three level; holding a void I compete to four at once. The Law's
     count is adjusted for shape, and a void is the largest adjustment: a trick more than the
@@ -442,9 +454,6 @@ def _void_adds_a_level(c: Ctx, s: int, n: int, cb) -> bool:
     lost 1.3 (397), and one level above the Law at the four level gained nothing (issue 27
     round fifty-nine, from the net-guided audit's cell `compete_by_total_tricks` -> a raise
     one level higher)."""
-    law = min(total_tricks_level(n), 4)
-    if s < 2 and c.we_vul and n < 11:
-        law = min(law, 3)
     return (n >= 9 and min(c.f.lengths) == 0 and s in c.partner.bid_suits
             and LV[cb.id] == law and LV[cb.id] + 1 == VOID_COMPETE_LEVEL)
 
@@ -474,17 +483,12 @@ def compete_by_total_tricks(c: Ctx):
     if cb is not None and _advancer_over_their_game(c, s, cb):
         return cb, (f"{c.f.lengths[s]} {SUIT_NAMES[s]} opposite partner's overcall: 4{SUIT_NAMES[s][0].upper()} over "
                     "their game (Law of Total Tricks: a nine- or ten-card fit; it makes or saves their game)")
-    if cb is None or LV[cb.id] > min(total_tricks_level(n), 4):
-        return None
-    if s < 2 and LV[cb.id] == 4 and n < 11 and c.we_vul:
-        # Vulnerable, four of a minor is neither game nor cheap when it fails: a ten-card
-        # minor fit competes to the three level only (the Law's vulnerability caution; issue
-        # 27 round fifteen: these 4C / 4D contracts made about a third of the time double
-        # dummy; not vulnerable the same cut lost IMPs)
+    law = _law_level(c, s, n)
+    if cb is None or LV[cb.id] > law:
         return None
     if n < 9 and (c.f.support_points(s) < 6 or LV[cb.id] >= 3 and c.f.hcp < 6):
         return None
-    if _void_adds_a_level(c, s, n, cb):
+    if _void_adds_a_level(c, s, n, cb, law):
         return bid(LV[cb.id] + 1, s), (f"{n}-card {SUIT_NAMES[s]} fit and a void: competes to the "
                                        f"{LV[cb.id] + 1} level, one above the Law of Total Tricks' "
                                        f"{LV[cb.id]} (a void adds a trick)")
@@ -666,9 +670,9 @@ def notrump_opener_reopens_in_long_suit(c: Ctx):
     15, 16 or 17 HCP."""
     if c.last_bidder != 1 or c.doubled or c.last_bid is None or c.opener != 0:
         return None
-    if len(c.my_calls) != 1 or c.my_calls[0] != bid(1, NT) or any(not x.is_pass for x in c.partner_calls):
+    if len(c.my_calls) != 1 or c.my_calls[0] != bid(1, NT) or c.partner_actions:
         return None
-    if sum(x.is_bid for x in c.lho_calls) != 1 or any(not x.is_pass for x in c.rho_calls):
+    if sum(x.is_bid for x in c.lho_calls) != 1 or c.rho_actions:
         return None
     if LV[c.last_bid.id] != 2 or ST[c.last_bid.id] == NT:
         return None
