@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field
 from bidlab.cards import Card
 from bidlab.errors import BidlabError, CardError
 from bidlab.spades.bidders import BidView
-from bidlab.spades.bis import BISBidder, BISConfig
+from bidlab.spades.bis import BidDecision, BISBidder, BISConfig
 from bidlab.spades.engine import RoundState, card_str, mask_cards
 from bidlab.spades.errors import SpadesError
 from bidlab.spades.game import deal_hands
@@ -131,7 +131,7 @@ class SpadesGame:
         self.hands = deal_hands(self.rng)
         self.bids: list[int | None] = [None] * 4
         self.order: list[int] = []
-        self.explanations: dict[int, str] = {}
+        self.explanations: dict[int, BidDecision] = {}
         self.state: RoundState | None = None
         self.phase = "bidding"
         self.last_trick: list[tuple[int, int]] = []
@@ -156,7 +156,7 @@ class SpadesGame:
             view = self._view(seat, self.hands[seat])
             if seat == NORTH:
                 d = self.partner.decide(view)
-                self.explanations[seat] = d.explain()
+                self.explanations[seat] = d
                 bid = d.bid
             else:
                 bid = self.bidders[seat].bid(view)
@@ -244,6 +244,13 @@ class SpadesGame:
         self._new_round()
 
     # -- what the person sees -----------------------------------------------------------------
+    def _partner_explanation(self) -> str:
+        """BIS's reasons: in full once the round is over; before, without partner's cards."""
+        d = self.explanations.get(NORTH)
+        if d is None:
+            return ""
+        return d.explain() if self.phase in ("round_over", "over") else public_explanation(d)
+
     def to_json(self, table_id: str) -> dict:
         s = self.state
         hand = s.hands[SOUTH] if s is not None else self.hands[SOUTH]
@@ -267,12 +274,31 @@ class SpadesGame:
             "trick": trick,
             "last_trick": [{"seat": SEATS[p], "card": card_str(c)} for p, c in self.last_trick],
             "tricks": {SEATS[i]: (s.tricks[i] if s is not None else 0) for i in range(4)},
-            "partner_explanation": self.explanations.get(NORTH, ""),
+            "partner_explanation": self._partner_explanation(),
             "rounds": self.rounds,
             "winner": None if self.winner is None else {0: "NS", 1: "EW", -1: "draw"}[self.winner],
             "players": self.names,
         }
         return out
+
+
+def public_explanation(d: BidDecision) -> str:
+    """Why BIS bid what it bid, without a card of its hand: the sums of Alg. 1, not the
+    card-by-card takes or the nil holdings (those name partner's cards; they are shown once
+    the round is over)."""
+    if d.blind:
+        return "bid: blind nil\n(the reasons name partner's cards: shown when the round is over)"
+    lines = [f"regular takes (Sec. 4.1): {d.raw_takes:.3f} from its honours, long spades and ruffs",
+             f"previous-bids factor {d.prev_factor:+.3f}; regularTakes = {d.regular_takes}",
+             f"nil value (Sec. 4.2): {d.nil_value:.3f}"]
+    if d.nil_prob is None:
+        lines.append("nil not considered")
+    else:
+        lines.append(f"nilProb = {d.nil_prob:.3f}; expNilScore = {d.exp_nil_score:+.1f} vs threshold "
+                     f"{d.threshold:+.1f}")
+    lines.append(f"bid: {'nil' if d.bid == 0 else d.bid}")
+    lines.append("(card by card, with partner's holdings, when the round is over)")
+    return "\n".join(lines)
 
 
 class SpadesStore:

@@ -546,15 +546,15 @@ class Session:
                 meaning = f"Its policy, without search: {meaning}"
         why = Why(table, index, seat, call, spec, text, top_calls, meaning, search,
                   self._sayc_comparison(view, call) if self.partners_a_person(table, seat) else None,
-                  examples, self._sayc_rule(resolved, view, call))
+                  examples, self._sayc_rule(self._agents[spec], view, call))
         if ready:
             self._whys[key] = why
         return why
 
-    def _sayc_rule(self, resolved: str, view: BiddingView, call: Call) -> str | None:
+    @staticmethod
+    def _sayc_rule(agent: Agent, view: BiddingView, call: Call) -> str | None:
         """SAYC's rule text for the call, beside the belief net's reading, for ``sayc`` and for
         agents anchored to SAYC (their calls are SAYC's unless the net departs)."""
-        agent = self._agents[resolved]
         if not (isinstance(agent, SaycAgent) or getattr(agent, "sayc", None) is not None):
             return None
         return sayc_alert(view.auction, call, view.vulnerability).text()
