@@ -48,14 +48,17 @@ from bidlab.learn.belief import probabilities as belief_probabilities
 from bidlab.search.sampler import DealSampler, belief_by_seat
 
 #: A rule-based policy's likelihood of a call it would not make (1 for the call it makes):
-#: small, not 0, so that a partner hand the rules bid differently is unlikely, not impossible.
-FLOOR = 0.02
+#: small, not 0, so that a hand the rules bid differently is unlikely, not impossible (when no
+#: drawn hand fits the rules, the reading falls back on the belief alone and says so).
+FLOOR = 1e-3
 #: Share of the sampled caller's hands that a suit-length statement must hold.
 SUIT_LEVEL = 0.8
 #: The HCP range is this central share of the sampled HCP (5th to 95th percentile).
 HCP_LEVEL = 0.9
 #: Partner passes the call with less than this share of hands: the call is forcing.
 FORCING_BELOW = 0.05
+#: Below this effective number of drawn hands that fit the caller's calls, the reading says it is rough.
+FEW_FIT = 20
 _HCP_OF_RANK = np.array([0] * 9 + [1, 2, 3, 4], np.int64)
 _SEARCH_KINDS = ("bmcs", "mcs", "jps")
 
@@ -349,17 +352,22 @@ class MeaningReader:
         own = deals[rows] == partner
         hands_after = self._caller_hands(state, rows, own, partner, caller, rng)
         hands_before = self._caller_hands(before, rows, own, partner, caller, rng)
+        fit = float(len(hands_after))
         if self.caller_weight > 0:
-            hands_after = self._filtered(hands_after, own, auction, vul, caller, k + 1, rng)
-            hands_before = self._filtered(hands_before, own, auction, vul, caller, k, rng)
-        return _statement(Call(ids[k]), caller, self.spec, hands_after, hands_before, pass_rate, ess,
-                          self.belief_note(), rng)
+            hands_after, fit = self._filtered(hands_after, own, auction, vul, caller, k + 1, rng)
+            hands_before, _ = self._filtered(hands_before, own, auction, vul, caller, k, rng)
+        note = self.belief_note()
+        if fit < FEW_FIT:
+            note = (f"Only {fit:.0f} of the {len(hands_after)} hands drawn from the belief fit this agent's calls: "
+                    f"a rough reading" + (f". {note}" if note else ""))
+        return _statement(Call(ids[k]), caller, self.spec, hands_after, hands_before, pass_rate, ess, note, rng)
 
     def _filtered(self, hands: np.ndarray, own: np.ndarray, auction: Auction, vul: Vulnerability, caller: int,
-                  upto: int, rng: np.random.Generator) -> np.ndarray:
+                  upto: int, rng: np.random.Generator) -> tuple[np.ndarray, float]:
         """``hands`` resampled in proportion to the policy's likelihood of the caller's calls
         among the first ``upto`` (to the power :attr:`caller_weight`): BMCS's filter of
-        particles by the searcher's own policy (Qiu Alg. 3), applied to the caller's hand."""
+        particles by the searcher's own policy (Qiu Alg. 3), applied to the caller's hand; and
+        the effective number of hands behind the result."""
         n = len(hands)
         partner = (caller + 2) % 4
         deals = np.empty((n, 52), np.uint8)
@@ -376,9 +384,9 @@ class MeaningReader:
             if (int(auction.dealer) + j) % 4 == caller:
                 weight *= call_likelihood(self.agent, state, np.full(n, c.id))
             step_(state, np.full(n, c.id, np.int64))
-        if (weight <= 0).all():
-            return hands
-        return hands[_resample(rng, weight ** self.caller_weight, n)]
+        w = weight ** self.caller_weight
+        fit = float(w.sum() ** 2 / max((w ** 2).sum(), 1e-300))    # effective number of hands
+        return hands[_resample(rng, w, n)], fit
 
     def _caller_hands(self, state, rows: np.ndarray, own: np.ndarray, partner: int, caller: int,
                       rng: np.random.Generator) -> np.ndarray:

@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bidlab.errors import BidlabError
 from bidlab.runtime.stats import fmt
-from bidlab.web.agents import AgentCatalog, build_agent
+from bidlab.web.agents import AgentCatalog
 from bidlab.web.matches import MAX_BOARD_ROWS, MatchLibrary, UnknownMatchError, finite_or_none, report_html
 from bidlab.web.meaning import DEFAULT_SAMPLES, MeaningService
 from bidlab.web.models import (
