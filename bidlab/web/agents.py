@@ -180,8 +180,9 @@ class AgentCatalog:
         return f"{prefix}:{self._model_path(arg)}{mode}{options}"
 
     def _model_names(self) -> str:
-        names = [m.name for m in self.models()]
-        return ", ".join(names) if names else "none (no model files in the server's model folders)"
+        """The bidding models (policies) a spec may name; the search's belief and trick nets bid nothing."""
+        names = [m.name for m in self.policies()]
+        return ", ".join(names) if names else "none (no policy models in the server's model folders)"
 
     def _model_path(self, ref: str) -> Path:
         for m in self.models():

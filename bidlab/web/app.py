@@ -205,8 +205,9 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
     @app.post("/api/boards", response_model=BoardOut, status_code=201, responses=ERRORS,
               summary="Deal a new board; bots bid until it is your turn")
     def new_board(req: Annotated[NewBoardIn, Body()]):
+        given, defaults = req.seats, default_seats()
         s = store.create(NewBoard(
-            seats=(req.seats.N, req.seats.E, req.seats.S, req.seats.W), number=req.number, seed=req.seed,
+            seats=tuple(getattr(given, k) or defaults[k] for k in "NESW"), number=req.number, seed=req.seed,
             deal=req.deal, dealer=req.dealer, vulnerability=req.vulnerability, stand_in=req.stand_in,
             play=req.play))
         with s.lock:

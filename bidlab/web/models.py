@@ -28,12 +28,13 @@ class _In(BaseModel):
 
 
 class SeatsIn(_In):
-    """Who sits where: ``"you"`` or an agent spec such as ``sayc``, ``random``, ``nn:NAME``."""
+    """Who sits where: ``"you"`` or an agent spec such as ``sayc``, ``random``, ``nn:NAME``; a
+    seat not named gets the page's default (``default_seats`` of ``GET /api/agents``)."""
 
-    N: str = Field("sayc", min_length=1, max_length=MAX_SPEC)
-    E: str = Field("sayc", min_length=1, max_length=MAX_SPEC)
-    S: str = Field(YOU, min_length=1, max_length=MAX_SPEC)
-    W: str = Field("sayc", min_length=1, max_length=MAX_SPEC)
+    N: str | None = Field(None, min_length=1, max_length=MAX_SPEC)
+    E: str | None = Field(None, min_length=1, max_length=MAX_SPEC)
+    S: str | None = Field(None, min_length=1, max_length=MAX_SPEC)
+    W: str | None = Field(None, min_length=1, max_length=MAX_SPEC)
 
 
 class NewBoardIn(_In):

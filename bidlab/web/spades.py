@@ -90,6 +90,8 @@ class SpadesGameOut(BaseModel):
     scores: dict[str, int]
     bags: dict[str, int]
     goal: int
+    lose: int = Field(description="The losing limit: a side whose score falls to it ends the game.")
+    end_reason: str | None = Field(description="Why the game ended (None while it goes on).")
     hand: list[str] = Field(description="Your (South's) cards.")
     bids: dict[str, int | None]
     bid_order: list[str]
@@ -244,6 +246,21 @@ class SpadesGame:
         self._new_round()
 
     # -- what the person sees -----------------------------------------------------------------
+    def _end_reason(self) -> str | None:
+        """Why the game ended, in words: the goal reached, the losing limit reached, or the last round."""
+        if self.phase != "over":
+            return None
+        r = self.rules
+        names = ("North-South", "East-West")
+        parts = [f"{names[i]} reached the goal {r.win_goal} with {_pts(s)}" for i, s in enumerate(self.scores)
+                 if s >= r.win_goal]
+        parts += [f"{names[i]} fell to {_pts(s)}, at or below the losing limit {_pts(r.lose_goal)}"
+                  for i, s in enumerate(self.scores) if s <= r.lose_goal]
+        if not parts:
+            parts.append(f"the game's {len(self.rounds)} rounds are played (the most it has)")
+        high = "a draw" if self.winner == -1 else f"{names[self.winner]} win with the higher score"
+        return f"{'; '.join(parts)}: {high}."
+
     def _partner_explanation(self) -> str:
         """BIS's reasons: in full once the round is over; before, without partner's cards."""
         d = self.explanations.get(NORTH)
@@ -265,6 +282,8 @@ class SpadesGame:
             "scores": {"NS": self.scores[0], "EW": self.scores[1]},
             "bags": {"NS": self.bags[0], "EW": self.bags[1]},
             "goal": self.rules.win_goal,
+            "lose": self.rules.lose_goal,
+            "end_reason": self._end_reason(),
             "hand": [card_str(c) for c in sorted(mask_cards(hand), key=lambda c: (-(c // 13), -(c % 13)))],
             "bids": {SEATS[i]: self.bids[i] for i in range(4)},
             "bid_order": [SEATS[i] for i in self.order],
@@ -280,6 +299,10 @@ class SpadesGame:
             "players": self.names,
         }
         return out
+
+
+def _pts(n: int) -> str:
+    return f"−{-n}" if n < 0 else str(n)
 
 
 def public_explanation(d: BidDecision) -> str:

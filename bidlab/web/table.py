@@ -574,7 +574,8 @@ class Session:
         """The SAYC alert of each call a person made at this table, by the call's index (kept:
         a call's reading never changes once it is made)."""
         for i, call in enumerate(self.auction.calls):
-            if i not in self._alerts and self.seats[self.auction.seat_of(i)] == YOU:
+            # a pass is never alerted: it would only repeat "no HCP range" under every pass
+            if call.id != 0 and i not in self._alerts and self.seats[self.auction.seat_of(i)] == YOU:
                 before = Auction(self.auction.dealer, self.auction.calls[:i])
                 self._alerts[i] = sayc_alert(before, call, self.board.vulnerability)
         n = len(self.auction.calls)
