@@ -35,9 +35,8 @@ MODEL_KINDS = frozenset({"nn", "bmcs", "mcs", "jps"})
 OPTION_KINDS = frozenset({"bmcs", "mcs", "jps"})
 #: Kinds whose "Why?" shows the search that made the call (candidates, particles, beliefs).
 SEARCH_KINDS = frozenset({"bmcs", "mcs"})
-#: Kinds that search over a neural policy at every call: what their calls mean is read from
-#: the policy's own calls, since bidding hundreds of stored deals with a search (about a
-#: second a call) would keep a core busy for hours.
+#: Kinds that search over a neural policy at every call: what their calls mean is read with
+#: the policy (bidlab.search.meaning), which the search follows.
 POLICY_SEARCH_KINDS = frozenset({"bmcs", "mcs", "jps"})
 FILE_OPTIONS = ("belief=", "tricks=")
 #: What a request writes at a seat for a person (never an agent, so never a team member).

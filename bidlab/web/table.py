@@ -583,8 +583,8 @@ class Session:
 
     @staticmethod
     def _meaning_spec(resolved: str) -> str:
-        """The spec whose calls give a bot's call meanings: a search bot's policy, ``jps:`` as
-        ``bmcs:`` (bidding 500 stored deals with a search, ~1 s a call, would take hours of CPU)."""
+        """The spec whose policy reads a bot's calls (bidlab.search.meaning): a search bot's
+        (``bmcs:``, ``mcs:``, ``jps:``) policy."""
         return policy_spec(resolved) if searches_a_policy(resolved) else resolved
 
     def search_result(self, table: str, index: int) -> SearchResult:

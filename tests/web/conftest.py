@@ -82,3 +82,20 @@ def browser():
         b = launch(p)
         yield b
         b.close()
+
+
+@pytest.fixture()
+def new_page(browser):
+    """``new_page(**options)``: a page that fails the test on any script error."""
+    pages, errors = [], []
+
+    def make(**options):
+        pg = browser.new_page(**options)
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pages.append(pg)
+        return pg
+
+    yield make
+    for pg in pages:
+        pg.close()
+    assert errors == [], errors

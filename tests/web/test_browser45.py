@@ -28,22 +28,6 @@ def server(results28):
         yield url
 
 
-@pytest.fixture()
-def new_page(browser):
-    pages, errors = [], []
-
-    def make(**options):
-        pg = browser.new_page(**options)
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pages.append(pg)
-        return pg
-
-    yield make
-    for pg in pages:
-        pg.close()
-    assert errors == [], errors
-
-
 def _right_edge(pg, selector: str) -> float:
     return pg.evaluate("s => Math.max(...[...document.querySelectorAll(s)].map(e => e.getBoundingClientRect().right))",
                        selector)

@@ -45,7 +45,7 @@ pytestmark = [
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """The app with the shipped models (policy, belief and trick nets), so the seat chooser
-    offers the search bots; meanings from 20 stored deals."""
+    offers the search bots; meanings read from 32 partner hands."""
     from bidlab.web import create_app
 
     tmp = tmp_path_factory.mktemp("search-web")
