@@ -310,17 +310,17 @@ def public_explanation(d: BidDecision) -> str:
     card-by-card takes or the nil holdings (those name partner's cards; they are shown once
     the round is over)."""
     if d.blind:
-        return "bid: blind nil\n(the reasons name partner's cards: shown when the round is over)"
+        return "(the reasons name partner's cards: shown once the round is over)\nbid: blind nil"
     lines = [f"regular takes (Sec. 4.1): {d.raw_takes:.3f} from its honours, long spades and ruffs",
              f"previous-bids factor {d.prev_factor:+.3f}; regularTakes = {d.regular_takes}",
-             f"nil value (Sec. 4.2): {d.nil_value:.3f}"]
+             f"nilValue = {d.nil_value:.3f} (Sec. 4.2)"]
     if d.nil_prob is None:
         lines.append("nil not considered")
     else:
         lines.append(f"nilProb = {d.nil_prob:.3f}; expNilScore = {d.exp_nil_score:+.1f} vs threshold "
                      f"{d.threshold:+.1f}")
+    lines.append("(card by card, with partner's holdings, once the round is over)")
     lines.append(f"bid: {'nil' if d.bid == 0 else d.bid}")
-    lines.append("(card by card, with partner's holdings, when the round is over)")
     return "\n".join(lines)
 
 
