@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import textwrap
 import threading
 from collections import OrderedDict
 from importlib import resources
@@ -266,7 +267,7 @@ class SpadesGame:
         d = self.explanations.get(NORTH)
         if d is None:
             return ""
-        return d.explain() if self.phase in ("round_over", "over") else public_explanation(d)
+        return narrow(d.explain() if self.phase in ("round_over", "over") else public_explanation(d))
 
     def to_json(self, table_id: str) -> dict:
         s = self.state
@@ -303,6 +304,24 @@ class SpadesGame:
 
 def _pts(n: int) -> str:
     return f"−{-n}" if n < 0 else str(n)
+
+
+#: The explanation is a column-aligned table, never wrapped by the page: lines longer than
+#: this are broken here, so that a phone (390 px) shows every line whole without scrolling.
+EXPLANATION_WIDTH = 44
+
+
+def narrow(text: str, width: int = EXPLANATION_WIDTH) -> str:
+    """``text`` with each line longer than ``width`` broken at spaces, the rest indented."""
+    out = []
+    for line in text.splitlines():
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead = " " * (len(line) - len(line.lstrip()))
+        out += textwrap.wrap(line, width, initial_indent=lead, subsequent_indent=lead + "  ",
+                             break_long_words=True, break_on_hyphens=False)
+    return "\n".join(out)
 
 
 def public_explanation(d: BidDecision) -> str:
