@@ -196,7 +196,10 @@ def test_the_bridge_page_shows_no_hidden_hand_before_the_end(server, browser, wi
             links = pg.locator("[data-testid^=why-this-]")
             while whys < links.count():
                 links.nth(whys).click()
-                pg.wait_for_selector("[data-testid=why-text], [data-testid=search]", timeout=STEP_MS)
+                pg.wait_for_selector("[data-testid=why-meaning]", timeout=STEP_MS)
+                # the page shows what the call means: an HCP range and example hands
+                assert " HCP, " in pg.inner_text("[data-testid=why-meaning]")
+                assert pg.locator("[data-testid=why-examples] .example-hand").count() >= 2
                 whys += 1
             over = _check_bridge(seen.take(), deal) or over
             if pg.is_visible("[data-testid=result]"):
