@@ -31,6 +31,7 @@ anchor, a hard version of ``argmax log pi - lambda * KL``; issue 29 measures wha
 from __future__ import annotations
 
 import json
+import math
 import os
 from importlib import resources
 from pathlib import Path
@@ -137,8 +138,10 @@ class NeuralAgent(AgentBase):
     def _sayc_reason(self, call: int, net_call: int, p: np.ndarray) -> str:
         if call == net_call:
             return f"{Call(call)}: SAYC's call, and the policy network's; top calls {_top_calls_text(p)}"
-        return (f"{Call(call)}: SAYC's call (the policy network's {Call(net_call)}, {p[net_call]:.0%}, is not "
-                f"{self.sayc_margin:g} nats more likely than it, {p[call]:.0%})")
+        times = math.exp(self.sayc_margin)
+        return (f"{Call(call)}: SAYC's call. The network preferred {Call(net_call)} ({p[net_call]:.0%} against "
+                f"{p[call]:.0%}), but this bot keeps to SAYC unless its own call is at least {times:.0f} times as "
+                f"likely as SAYC's")
 
     def _reason(self, call: int, p: np.ndarray) -> str:
         return f"{Call(call)}: policy network ({self.mode}); top calls {_top_calls_text(p)}"

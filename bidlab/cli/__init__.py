@@ -23,6 +23,7 @@ from bidlab.cli import league as _league  # noqa: E402,F401,I001  (registers lea
 from bidlab.cli import web as _web  # noqa: E402,F401,I001  (registers serve)
 from bidlab.cli import learn as _learn  # noqa: E402,I001
 from bidlab.cli import search as _search  # noqa: E402,I001  (registers explain)
+from bidlab.cli import meaning as _meaning  # noqa: E402,F401,I001  (registers meaning)
 app.add_typer(_search.belief_app, name="belief")
 app.add_typer(_learn.data_app, name="data")
 app.add_typer(_learn.train_app, name="train")

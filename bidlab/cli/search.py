@@ -81,9 +81,25 @@ def explain(
     state = with_hands(views_state([view]), d.to_array()[None, :])
     r = bot.search(state)
     show_result(r, d.to_array())
+    from bidlab.bridge.calls import Call
+    from bidlab.search.meaning import load_reader
+
+    m = load_reader(agent, seed=seed).meaning(a.with_call(Call(r.call)), view.vulnerability)
+    console.print(f"what {Call(r.call).to_str(symbols=True)} tells partner (bidlab meaning): {m.text()}",
+                  highlight=False)
     if plot is not None:
         save_plot(r, plot, title=f"{agent}: {seat.letter} after '{auction or '(opening)'}'")
         console.print(f"plot: {plot}")
+
+
+def contract_words(code: str) -> str:
+    """``3CXS`` -> ``3♣ doubled, declarer South`` (the rollouts' contract codes); ``P`` -> passed out."""
+    if code == "P":
+        return "passed out"
+    level, strain, rest = code[0], code[1], code[2:]
+    doubled = {"": "", "X": " doubled", "XX": " redoubled"}.get(rest[:-1], "")
+    seat = {"N": "North", "E": "East", "S": "South", "W": "West"}.get(rest[-1:], rest[-1:])
+    return f"{level}{dict(zip('CDHSN', ('♣', '♦', '♥', '♠', 'NT')))[strain]}{doubled}, declarer {seat}"
 
 
 def show_result(r, truth: np.ndarray | None = None) -> None:
@@ -101,6 +117,12 @@ def show_result(r, truth: np.ndarray | None = None) -> None:
                   f"{c.se:.2f}" if c.rollouts else "-", "yes" if c.alive else "dropped",
                   ", ".join(f"{k} {v}" for k, v in top))
     console.print(t)
+    console.print("kept: 'yes' = still a candidate when the search stopped; 'dropped' = eliminated by "
+                  "successive halving, its mean score too far below the best call's to catch up", highlight=False)
+    codes = sorted({k for c in r.candidates for k in c.contracts})[:3]
+    console.print("contract codes: level, strain (C D H S, N notrump), X doubled or XX redoubled, then the "
+                  "declarer's seat; P passed out" + (": " + ", ".join(f"{k} = {contract_words(k)}" for k in codes)
+                                                      if codes else ""), highlight=False)
     console.print(f"particles: {r.sampled} sampled, {r.kept} kept after filtering; "
                   f"time {r.timing.get('total', 0):.2f} s "
                   f"(sampling {r.timing.get('sampling', 0):.2f}, filter {r.timing.get('filter', 0):.2f}, "

@@ -35,9 +35,8 @@ MODEL_KINDS = frozenset({"nn", "bmcs", "mcs", "jps"})
 OPTION_KINDS = frozenset({"bmcs", "mcs", "jps"})
 #: Kinds whose "Why?" shows the search that made the call (candidates, particles, beliefs).
 SEARCH_KINDS = frozenset({"bmcs", "mcs"})
-#: Kinds that search over a neural policy at every call: what their calls mean is read from
-#: the policy's own calls, since bidding hundreds of stored deals with a search (about a
-#: second a call) would keep a core busy for hours.
+#: Kinds that search over a neural policy at every call: what their calls mean is read with
+#: the policy (bidlab.search.meaning), which the search follows.
 POLICY_SEARCH_KINDS = frozenset({"bmcs", "mcs", "jps"})
 FILE_OPTIONS = ("belief=", "tricks=")
 #: What a request writes at a seat for a person (never an agent, so never a team member).
@@ -180,8 +179,9 @@ class AgentCatalog:
         return f"{prefix}:{self._model_path(arg)}{mode}{options}"
 
     def _model_names(self) -> str:
-        names = [m.name for m in self.models()]
-        return ", ".join(names) if names else "none (no model files in the server's model folders)"
+        """The bidding models (policies) a spec may name; the search's belief and trick nets bid nothing."""
+        names = [m.name for m in self.policies()]
+        return ", ".join(names) if names else "none (no policy models in the server's model folders)"
 
     def _model_path(self, ref: str) -> Path:
         for m in self.models():

@@ -24,9 +24,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bidlab.errors import BidlabError
 from bidlab.runtime.stats import fmt
-from bidlab.web.agents import AgentCatalog, build_agent
+from bidlab.web.agents import AgentCatalog
 from bidlab.web.matches import MAX_BOARD_ROWS, MatchLibrary, UnknownMatchError, finite_or_none, report_html
-from bidlab.web.meaning import DEFAULT_DEALS, MeaningService
+from bidlab.web.meaning import DEFAULT_SAMPLES, MeaningService
 from bidlab.web.models import (
     AgentKindOut,
     AgentsOut,
@@ -139,14 +139,14 @@ ERRORS = {code: {"model": ErrorOut} for code in (400, 404, 409, 413, 422)}
 
 
 def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path] | None = None,
-               max_boards: int = 200, meaning_deals: int = DEFAULT_DEALS, meaning_cache: str | Path | None = None,
-               meaning_wait: float = 3.0) -> FastAPI:
+               max_boards: int = 200, meaning_samples: int = DEFAULT_SAMPLES, meaning_wait: float = 3.0) -> FastAPI:
     """The web app. ``results_dir`` is the only folder the matches view reads; agent specs that
     load a model may name only files in ``model_dirs`` (default: the models shipped in bidlab).
-    "Why?" shows what a call means from ``meaning_deals`` stored deals bid by the agent (kept in
-    ``meaning_cache``), waiting up to ``meaning_wait`` seconds for a table being built."""
+    "Why?" shows what a call means as the belief net reads it (:mod:`bidlab.search.meaning`,
+    ``meaning_samples`` partner hands a reading), waiting up to ``meaning_wait`` seconds for an
+    agent's reader to load."""
     catalog = AgentCatalog(model_dirs)
-    meanings = MeaningService(lambda spec: build_agent(spec, 0), n_deals=meaning_deals, cache_dir=meaning_cache)
+    meanings = MeaningService(samples=meaning_samples)
     store = BoardStore(catalog, capacity=max_boards, meanings=meanings, meaning_wait=meaning_wait)
     library = MatchLibrary(results_dir)
 
@@ -205,8 +205,9 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
     @app.post("/api/boards", response_model=BoardOut, status_code=201, responses=ERRORS,
               summary="Deal a new board; bots bid until it is your turn")
     def new_board(req: Annotated[NewBoardIn, Body()]):
+        given, defaults = req.seats, default_seats()
         s = store.create(NewBoard(
-            seats=(req.seats.N, req.seats.E, req.seats.S, req.seats.W), number=req.number, seed=req.seed,
+            seats=tuple(getattr(given, k) or defaults[k] for k in "NESW"), number=req.number, seed=req.seed,
             deal=req.deal, dealer=req.dealer, vulnerability=req.vulnerability, stand_in=req.stand_in,
             play=req.play))
         with s.lock:

@@ -28,12 +28,13 @@ class _In(BaseModel):
 
 
 class SeatsIn(_In):
-    """Who sits where: ``"you"`` or an agent spec such as ``sayc``, ``random``, ``nn:NAME``."""
+    """Who sits where: ``"you"`` or an agent spec such as ``sayc``, ``random``, ``nn:NAME``; a
+    seat not named gets the page's default (``default_seats`` of ``GET /api/agents``)."""
 
-    N: str = Field("sayc", min_length=1, max_length=MAX_SPEC)
-    E: str = Field("sayc", min_length=1, max_length=MAX_SPEC)
-    S: str = Field(YOU, min_length=1, max_length=MAX_SPEC)
-    W: str = Field("sayc", min_length=1, max_length=MAX_SPEC)
+    N: str | None = Field(None, min_length=1, max_length=MAX_SPEC)
+    E: str | None = Field(None, min_length=1, max_length=MAX_SPEC)
+    S: str | None = Field(None, min_length=1, max_length=MAX_SPEC)
+    W: str | None = Field(None, min_length=1, max_length=MAX_SPEC)
 
 
 class NewBoardIn(_In):
@@ -180,8 +181,13 @@ class WhyOut(BaseModel):
     agent: str
     text: str = Field(description="The agent's reason, without a rule id.")
     rule: str | None = Field(None, description="The id of the SAYC rule that made the call (shown on hover).")
-    meaning: str | None = Field(None, description="What the call shows: HCP and suit lengths of the hands this "
-                                "agent makes it with after the same auction, over stored deals.")
+    meaning: str | None = Field(None, description="What the call shows as the caller's partner reads it: the "
+                                "belief net's HCP range and suit lengths (with their likelihood) after the call, "
+                                "what it changed, and whether partner may pass it.")
+    meaning_examples: list[str] = Field(default_factory=list, description="Two or three hands drawn from "
+                                        "the meaning: hands with which the call says what it says.")
+    sayc_rule: str | None = Field(None, description="For sayc and SAYC-anchored bots: the call as SAYC's "
+                                  "rules read it, beside the belief net's reading.")
     top_calls: list[TopCallOut] | None
     search: bool = Field(False, description="Made by a search bot (bmcs:/mcs:): /api/boards/{id}/search "
                          "gives its candidates, particles and beliefs.")
@@ -440,7 +446,8 @@ def why_out(w: Why) -> WhyOut:
         sayc = SaycComparisonOut(meaning=w.sayc.meaning, sayc_call=w.sayc.sayc_call.to_str(),
                                  sayc_reason=split_rule_id(w.sayc.sayc_reason)[0].strip(), departs=w.sayc.departs)
     return WhyOut(table=w.table, index=w.index, seat=w.seat.letter, call=w.call.to_str(), agent=w.agent,
-                  text=text, rule=rule, meaning=w.meaning, top_calls=top, search=w.search, sayc=sayc)
+                  text=text, rule=rule, meaning=w.meaning, meaning_examples=list(w.examples), sayc_rule=w.sayc_rule,
+                  top_calls=top, search=w.search, sayc=sayc)
 
 
 def match_board_out(rec: dict, agent_a: str, agent_b: str) -> MatchBoardDetailOut:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import textwrap
 import threading
 from collections import OrderedDict
 from importlib import resources
@@ -32,7 +33,7 @@ from pydantic import BaseModel, Field
 from bidlab.cards import Card
 from bidlab.errors import BidlabError, CardError
 from bidlab.spades.bidders import BidView
-from bidlab.spades.bis import BISBidder, BISConfig
+from bidlab.spades.bis import BidDecision, BISBidder, BISConfig
 from bidlab.spades.engine import RoundState, card_str, mask_cards
 from bidlab.spades.errors import SpadesError
 from bidlab.spades.game import deal_hands
@@ -90,6 +91,8 @@ class SpadesGameOut(BaseModel):
     scores: dict[str, int]
     bags: dict[str, int]
     goal: int
+    lose: int = Field(description="The losing limit: a side whose score falls to it ends the game.")
+    end_reason: str | None = Field(description="Why the game ended (None while it goes on).")
     hand: list[str] = Field(description="Your (South's) cards.")
     bids: dict[str, int | None]
     bid_order: list[str]
@@ -131,7 +134,7 @@ class SpadesGame:
         self.hands = deal_hands(self.rng)
         self.bids: list[int | None] = [None] * 4
         self.order: list[int] = []
-        self.explanations: dict[int, str] = {}
+        self.explanations: dict[int, BidDecision] = {}
         self.state: RoundState | None = None
         self.phase = "bidding"
         self.last_trick: list[tuple[int, int]] = []
@@ -156,7 +159,7 @@ class SpadesGame:
             view = self._view(seat, self.hands[seat])
             if seat == NORTH:
                 d = self.partner.decide(view)
-                self.explanations[seat] = d.explain()
+                self.explanations[seat] = d
                 bid = d.bid
             else:
                 bid = self.bidders[seat].bid(view)
@@ -244,6 +247,28 @@ class SpadesGame:
         self._new_round()
 
     # -- what the person sees -----------------------------------------------------------------
+    def _end_reason(self) -> str | None:
+        """Why the game ended, in words: the goal reached, the losing limit reached, or the last round."""
+        if self.phase != "over":
+            return None
+        r = self.rules
+        names = ("North-South", "East-West")
+        parts = [f"{names[i]} reached the goal {r.win_goal} with {_pts(s)}" for i, s in enumerate(self.scores)
+                 if s >= r.win_goal]
+        parts += [f"{names[i]} fell to {_pts(s)}, at or below the losing limit {_pts(r.lose_goal)}"
+                  for i, s in enumerate(self.scores) if s <= r.lose_goal]
+        if not parts:
+            parts.append(f"the game's {len(self.rounds)} rounds are played (the most it has)")
+        high = "a draw" if self.winner == -1 else f"{names[self.winner]} win with the higher score"
+        return f"{'; '.join(parts)}: {high}."
+
+    def _partner_explanation(self) -> str:
+        """BIS's reasons: in full once the round is over; before, without partner's cards."""
+        d = self.explanations.get(NORTH)
+        if d is None:
+            return ""
+        return narrow(d.explain() if self.phase in ("round_over", "over") else public_explanation(d))
+
     def to_json(self, table_id: str) -> dict:
         s = self.state
         hand = s.hands[SOUTH] if s is not None else self.hands[SOUTH]
@@ -258,6 +283,8 @@ class SpadesGame:
             "scores": {"NS": self.scores[0], "EW": self.scores[1]},
             "bags": {"NS": self.bags[0], "EW": self.bags[1]},
             "goal": self.rules.win_goal,
+            "lose": self.rules.lose_goal,
+            "end_reason": self._end_reason(),
             "hand": [card_str(c) for c in sorted(mask_cards(hand), key=lambda c: (-(c // 13), -(c % 13)))],
             "bids": {SEATS[i]: self.bids[i] for i in range(4)},
             "bid_order": [SEATS[i] for i in self.order],
@@ -267,12 +294,53 @@ class SpadesGame:
             "trick": trick,
             "last_trick": [{"seat": SEATS[p], "card": card_str(c)} for p, c in self.last_trick],
             "tricks": {SEATS[i]: (s.tricks[i] if s is not None else 0) for i in range(4)},
-            "partner_explanation": self.explanations.get(NORTH, ""),
+            "partner_explanation": self._partner_explanation(),
             "rounds": self.rounds,
             "winner": None if self.winner is None else {0: "NS", 1: "EW", -1: "draw"}[self.winner],
             "players": self.names,
         }
         return out
+
+
+def _pts(n: int) -> str:
+    return f"−{-n}" if n < 0 else str(n)
+
+
+#: The explanation is a column-aligned table, never wrapped by the page: lines longer than
+#: this are broken here, so that a phone (390 px) shows every line whole without scrolling.
+EXPLANATION_WIDTH = 44
+
+
+def narrow(text: str, width: int = EXPLANATION_WIDTH) -> str:
+    """``text`` with each line longer than ``width`` broken at spaces, the rest indented."""
+    out = []
+    for line in text.splitlines():
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead = " " * (len(line) - len(line.lstrip()))
+        out += textwrap.wrap(line, width, initial_indent=lead, subsequent_indent=lead + "  ",
+                             break_long_words=True, break_on_hyphens=False)
+    return "\n".join(out)
+
+
+def public_explanation(d: BidDecision) -> str:
+    """Why BIS bid what it bid, without a card of its hand: the sums of Alg. 1, not the
+    card-by-card takes or the nil holdings (those name partner's cards; they are shown once
+    the round is over)."""
+    if d.blind:
+        return "(the reasons name partner's cards: shown once the round is over)\nbid: blind nil"
+    lines = [f"regular takes (Sec. 4.1): {d.raw_takes:.3f} from its honours, long spades and ruffs",
+             f"previous-bids factor {d.prev_factor:+.3f}; regularTakes = {d.regular_takes}",
+             f"nilValue = {d.nil_value:.3f} (Sec. 4.2)"]
+    if d.nil_prob is None:
+        lines.append("nil not considered")
+    else:
+        lines.append(f"nilProb = {d.nil_prob:.3f}; expNilScore = {d.exp_nil_score:+.1f} vs threshold "
+                     f"{d.threshold:+.1f}")
+    lines.append("(card by card, with partner's holdings, once the round is over)")
+    lines.append(f"bid: {'nil' if d.bid == 0 else d.bid}")
+    return "\n".join(lines)
 
 
 class SpadesStore:

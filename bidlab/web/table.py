@@ -24,6 +24,7 @@ import numpy as np
 
 from bidlab.agents.base import Agent, BiddingView
 from bidlab.agents.registry import AgentSpecError, seat_agent_spec, team_members
+from bidlab.agents.sayc import SaycAgent
 from bidlab.bridge.auction import Auction
 from bidlab.bridge.board import Board, Vulnerability, board_dealer, board_vulnerability
 from bidlab.bridge.calls import Call
@@ -84,6 +85,8 @@ class Why:
     meaning: str | None = None
     search: bool = False     # made by a search bot: /search shows its candidates and beliefs
     sayc: SaycComparison | None = None   # for a person's partner: the call against SAYC's
+    examples: tuple[str, ...] = ()      # hands consistent with the meaning
+    sayc_rule: str | None = None         # SAYC's reading of the call, for sayc and SAYC-anchored bots
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +240,7 @@ class Session:
         if meanings is not None:  # start working out what the bots' calls show before anyone asks
             for spec in self._resolved.values():
                 if not spec.lower().startswith("random"):
-                    meanings.table(self._meaning_spec(spec))
+                    meanings.reader(self._meaning_spec(spec))
         self._agents: dict[str, Agent] = {
             spec: pool.for_board(self._resolved[spec], _agent_seed(self.seed, i))
             for i, spec in enumerate(sorted(self._resolved))}
@@ -526,17 +529,35 @@ class Session:
                 text = _explanation_text(self.search_result(table, index).summary(), call)
         except Exception as e:
             raise BotError(f"bot {spec} could not explain call {index}: {type(e).__name__}: {e}") from e
-        meaning = None
+        meaning, examples, ready = None, (), True
         if self._meanings is not None and not spec.lower().startswith("random"):
-            meaning = self._meanings.describe(self._meaning_spec(resolved), view.auction, call,
-                                              wait=self._meaning_wait)
+            try:
+                m = self._meanings.meaning(self._meaning_spec(resolved), view.auction, call, view.vulnerability,
+                                           wait=self._meaning_wait)
+            except Exception as e:
+                raise BotError(f"the meaning of call {index} could not be read: {type(e).__name__}: {e}") from e
+            if m is None:
+                ready = False
+                meaning = (f"what {call.to_str(symbols=True)} shows is being read from the belief net; "
+                           "ask again in a moment")
+            else:
+                meaning, examples = m.text(), tuple(m.example_lines())
             if searches_a_policy(resolved):
                 meaning = f"Its policy, without search: {meaning}"
         why = Why(table, index, seat, call, spec, text, top_calls, meaning, search,
-                  self._sayc_comparison(view, call) if self.partners_a_person(table, seat) else None)
-        if meaning is None or " is being worked out " not in meaning:
+                  self._sayc_comparison(view, call) if self.partners_a_person(table, seat) else None,
+                  examples, self._sayc_rule(self._agents[spec], view, call))
+        if ready:
             self._whys[key] = why
         return why
+
+    @staticmethod
+    def _sayc_rule(agent: Agent, view: BiddingView, call: Call) -> str | None:
+        """SAYC's rule text for the call, beside the belief net's reading, for ``sayc`` and for
+        agents anchored to SAYC (their calls are SAYC's unless the net departs)."""
+        if not (isinstance(agent, SaycAgent) or getattr(agent, "sayc", None) is not None):
+            return None
+        return sayc_alert(view.auction, call, view.vulnerability).text()
 
     def partners_a_person(self, table: str, seat: Seat) -> bool:
         """A bot opposite a person at this table: the person reads its calls as SAYC calls."""
@@ -553,7 +574,8 @@ class Session:
         """The SAYC alert of each call a person made at this table, by the call's index (kept:
         a call's reading never changes once it is made)."""
         for i, call in enumerate(self.auction.calls):
-            if i not in self._alerts and self.seats[self.auction.seat_of(i)] == YOU:
+            # a pass is never alerted: it would only repeat "no HCP range" under every pass
+            if call.id != 0 and i not in self._alerts and self.seats[self.auction.seat_of(i)] == YOU:
                 before = Auction(self.auction.dealer, self.auction.calls[:i])
                 self._alerts[i] = sayc_alert(before, call, self.board.vulnerability)
         n = len(self.auction.calls)
@@ -561,8 +583,8 @@ class Session:
 
     @staticmethod
     def _meaning_spec(resolved: str) -> str:
-        """The spec whose calls give a bot's call meanings: a search bot's policy, ``jps:`` as
-        ``bmcs:`` (bidding 500 stored deals with a search, ~1 s a call, would take hours of CPU)."""
+        """The spec whose policy reads a bot's calls (bidlab.search.meaning): a search bot's
+        (``bmcs:``, ``mcs:``, ``jps:``) policy."""
         return policy_spec(resolved) if searches_a_policy(resolved) else resolved
 
     def search_result(self, table: str, index: int) -> SearchResult:

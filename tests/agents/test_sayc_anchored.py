@@ -78,7 +78,7 @@ def test_the_reason_says_when_sayc_overruled_the_net(sl):
         for t in range(sub.n):
             net = int(p[t].argmax())
             if net != system[t] and d.calls[t] == system[t]:
-                assert "SAYC's call (the policy network's" in d.reasons[t]
+                assert "SAYC's call. The network preferred" in d.reasons[t]
                 return
     pytest.fail("no position where sayc overruled the net")
 

@@ -28,16 +28,16 @@ def models_dir(tmp_path_factory):
     return root
 
 
-MEANING_DEALS = 40
+MEANING_SAMPLES = 64
 
 
 @pytest.fixture(scope="session")
 def app(results_dir, models_dir, tmp_path_factory):
-    """The app; "Why?" meanings come from 40 stored deals and are waited for (so answers repeat)."""
+    """The app; "Why?" meanings read from 64 partner hands, waited for (so answers repeat)."""
     from bidlab.web import create_app
 
     return create_app(results_dir=results_dir, model_dirs=[models_dir], max_boards=50,
-                      meaning_deals=MEANING_DEALS, meaning_cache=tmp_path_factory.mktemp("meanings"),
+                      meaning_samples=MEANING_SAMPLES,
                       meaning_wait=300.0)
 
 
@@ -82,3 +82,20 @@ def browser():
         b = launch(p)
         yield b
         b.close()
+
+
+@pytest.fixture()
+def new_page(browser):
+    """``new_page(**options)``: a page that fails the test on any script error."""
+    pages, errors = [], []
+
+    def make(**options):
+        pg = browser.new_page(**options)
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pages.append(pg)
+        return pg
+
+    yield make
+    for pg in pages:
+        pg.close()
+    assert errors == [], errors

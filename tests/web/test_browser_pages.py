@@ -24,27 +24,9 @@ def server(results28, tmp_path_factory):
     from bidlab.web import create_app
     from bidlab.web.agents import shipped_models_dir
 
-    app = create_app(results_dir=results28, model_dirs=[shipped_models_dir()], meaning_deals=40,
-                     meaning_cache=tmp_path_factory.mktemp("meanings28"))
+    app = create_app(results_dir=results28, model_dirs=[shipped_models_dir()], meaning_samples=64)
     with live_server(app) as url:
         yield url
-
-
-@pytest.fixture()
-def new_page(browser):
-    """``new_page(**options)``: a page that fails the test on any script error."""
-    pages, errors = [], []
-
-    def make(**options):
-        pg = browser.new_page(**options)
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pages.append(pg)
-        return pg
-
-    yield make
-    for pg in pages:
-        pg.close()
-    assert errors == [], errors
 
 
 # -- Spades ----------------------------------------------------------------------------------------

@@ -45,12 +45,12 @@ pytestmark = [
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """The app with the shipped models (policy, belief and trick nets), so the seat chooser
-    offers the search bots; meanings from 20 stored deals."""
+    offers the search bots; meanings read from 32 partner hands."""
     from bidlab.web import create_app
 
     tmp = tmp_path_factory.mktemp("search-web")
-    app = create_app(results_dir=tmp / "results", max_boards=10, meaning_deals=20,
-                     meaning_cache=tmp / "meanings", meaning_wait=120.0)
+    app = create_app(results_dir=tmp / "results", max_boards=10, meaning_samples=32,
+                     meaning_wait=120.0)
     with live_server(app) as url:
         yield url
 

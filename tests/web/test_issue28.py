@@ -10,7 +10,6 @@ import math
 
 import pytest
 
-from bidlab.bridge.calls import Call
 from bidlab.runtime.stats import fmt
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*httpx2.*")
@@ -48,18 +47,16 @@ def test_api_agents_lists_only_policy_models(tmp_path, models_dir):
 class RecordingMeanings:
     """A stand-in for :class:`MeaningService` that records which specs it was asked about."""
 
-    n_deals = 500
-
     def __init__(self):
         self.specs: list[str] = []
 
-    def table(self, spec, wait=None):
+    def reader(self, spec, wait=None):
         self.specs.append(spec)
         return None
 
-    def describe(self, spec, auction, call, wait=None):
+    def meaning(self, spec, auction, call, vulnerability, wait=None):
         self.specs.append(spec)
-        return f"{call} means something"
+        return None
 
 
 def test_a_jps_bots_call_meanings_come_from_its_policy(models_dir):
@@ -103,16 +100,6 @@ def test_an_interrupted_match_is_listed_with_how_to_finish_it(results28):
     assert (stopped["name"], stopped["boards"], stopped["boards_done"]) == ("stopped", 4, 2)
     assert "rerun" in stopped["message"] and str(results28 / "stopped") in stopped["message"]
     assert "--chunk-size 2" in stopped["message"] and "--seed 2" in stopped["message"]
-
-
-def test_a_meaning_from_few_hands_says_so():
-    from bidlab.web.meaning import CallMeaning
-
-    lengths = ((4, 5), (2, 3), (3, 4), (2, 3))
-    few = CallMeaning(2, (15, 16), lengths).text(Call.parse("1NT"), 500)
-    many = CallMeaning(20, (15, 17), lengths).text(Call.parse("1NT"), 500)
-    assert "too few for a firm range" in few and "only 2 hands" in few
-    assert "too few" not in many
 
 
 @pytest.mark.parametrize("make_bad, fragment", [

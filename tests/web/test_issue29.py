@@ -83,11 +83,11 @@ def test_the_alerts_range_and_lengths_are_what_the_sayc_partner_reads():
 
 @pytest.fixture(scope="module")
 def app29(results_dir, tmp_path_factory):
-    """The app over the shipped models (nn:sl, nn:rl), with meanings from 10 stored deals."""
+    """The app over the shipped models (nn:sl, nn:rl), with meanings read from 32 partner hands."""
     from bidlab.web import create_app
 
     return create_app(results_dir=results_dir, model_dirs=[shipped_models_dir()], max_boards=20,
-                      meaning_deals=10, meaning_cache=tmp_path_factory.mktemp("meanings29"), meaning_wait=300.0)
+                      meaning_samples=32, meaning_wait=300.0)
 
 
 @pytest.fixture()

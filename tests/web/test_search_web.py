@@ -79,18 +79,18 @@ def test_an_undone_call_forgets_the_searches_after_it(client, models_dir):
 def test_a_search_bots_meanings_come_from_its_policy(app, client):
     asked: list[str] = []
     meanings = app.state.store.meanings
-    table = meanings.table
+    reader = meanings.reader
 
     def spy(spec, wait=None):
         asked.append(spec)
-        return table(spec, wait)
+        return reader(spec, wait)
 
-    meanings.table = spy
+    meanings.reader = spy
     try:
         s = new_board(client, number=1, seed=5, seats={"N": SEARCH_BOT, "E": "sayc", "S": "you", "W": "sayc"})
         w = client.get(f"/api/boards/{s['id']}/why", params={"index": 0}).json()
     finally:
-        del meanings.table
+        del meanings.reader
     assert asked and not any(a.lower().startswith(("bmcs:", "mcs:")) for a in asked), asked
     assert any(a.startswith("nn:") and a.endswith("tiny.safetensors") for a in asked), asked
     assert w["meaning"].startswith("Its policy, without search: ")

@@ -80,7 +80,7 @@ class _Turn:
     """One call in its setting: who made it, what was bid before, and its level and strain."""
 
     __slots__ = ("call", "rel", "s", "shown", "per_seat", "opener", "opening", "last_bid", "partner_rel",
-                 "pshown", "first_action", "lv", "strain", "jump", "n_before", "balancing")
+                 "pshown", "first_action", "lv", "strain", "jump", "n_before", "balancing", "last_bidder")
 
     def __init__(self, call, rel, shown, per_seat, opener, opening, last_bid, first_action, last_bidder=None):
         self.call, self.rel, self.shown, self.per_seat = call, rel, shown, per_seat
@@ -94,6 +94,7 @@ class _Turn:
         self.n_before = len(per_seat[rel])  # this seat's calls before this one
         # the last bid was LHO's and partner has not acted: partner and RHO passed it
         self.balancing = last_bidder == (rel + 1) % 4 and not self.pshown.acted
+        self.last_bidder = last_bidder
 
     @property
     def by_opener(self) -> bool:
@@ -303,6 +304,13 @@ def _read_two_suited(t: _Turn) -> bool:
             t.s.length(x, 5)
             t.s.bid_suits.append(x)
     return True
+
+
+def _shown_by_two_suited_bid(t: _Turn) -> bool:
+    """This seat's first bid was a Michaels cue bid or unusual 2NT that showed ``t.strain``."""
+    first = next((c for c in t.per_seat[t.rel] if c.id >= 3), None)
+    suits = None if first is None else _two_suits(first, t.opening)
+    return suits is not None and t.strain in suits
 
 
 def _read_advance(t: _Turn) -> bool:
@@ -689,7 +697,11 @@ def _read_suit_length(t: _Turn) -> None:
     2C opener's first suit). Opener's rebid of his suit is 12-15, a jump 16-18."""
     s, strain = t.s, t.strain
     if strain in s.bid_suits:
-        s.length(strain, min(s.min_len[strain] + 1, 6) if s.min_len[strain] >= 5 else 6)
+        # A suit partner has shown too is a fit: bidding it again (a re-raise, a competitive
+        # raise, accepting an invitation) shows no extra length; nor does naming again one of
+        # the two suits of a Michaels or unusual 2NT bid (5-5 already) (issue 45).
+        if not (t.pshown.min_len[strain] or _shown_by_two_suited_bid(t)):
+            s.length(strain, min(s.min_len[strain] + 1, 6) if s.min_len[strain] >= 5 else 6)
         if t.by_responder and t.n_before == 1 and not t.jump and t.lv == 2 and s.min_hcp < 10 \
                 and not t.pshown.min_len[strain]:
             s.limit(6, 10)  # responder's simple rebid of his suit (1C 1H 1S 2H): a sign-off
@@ -702,6 +714,8 @@ def _read_suit_length(t: _Turn) -> None:
                     s.limit(5, WEAK_TWO_MINIMUM_HCP)
             elif not t.pshown.min_len[strain]:
                 s.limit(*((16, 18) if t.jump else (12, 15)))  # opener rebids his suit
+            elif t.lv == 3 and t.last_bidder != t.partner_rel:
+                s.limit(12, 16)  # after their bid over partner's raise: competing, not inviting
             elif t.lv == 3:
                 s.limit(16, 18)  # re-raise of partner's raise: invitational
     else:

@@ -450,6 +450,9 @@ async function showWhy(table, index) {
       // a search bot's reason is its search, drawn below as a table and heat maps
       w.search ? "" : el("div", { "data-testid": "why-text", title: w.rule ? `rule ${w.rule}` : "", text: reasonOf(w) }),
       w.meaning ? el("div", { class: "meaning", "data-testid": "why-meaning", text: w.meaning }) : "",
+      w.meaning_examples && w.meaning_examples.length ? el("div", { class: "meaning-examples", "data-testid": "why-examples" },
+        "Hands like: ", ...w.meaning_examples.map((h) => el("div", { class: "example-hand", text: h }))) : "",
+      w.sayc_rule ? el("div", { "data-testid": "why-sayc-rule", text: `SAYC's rule: ${w.sayc_rule}` }) : "",
       w.sayc ? saycComparison(w.sayc) : "",
     ];
     if (w.top_calls && w.top_calls.length && !w.search) {   // a search shows its candidates' p below

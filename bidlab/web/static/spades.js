@@ -69,11 +69,13 @@ function draw() {
   document.getElementById("why").textContent = game.partner_explanation || "(after partner bids)";
   document.getElementById("next").classList.toggle("hidden", game.phase !== "round_over");
   const st = document.getElementById("status");
-  let msg = `Score NS ${game.scores.NS} (${game.bags.NS} bags) : EW ${game.scores.EW} (${game.bags.EW} bags), goal ${game.goal}. `;
+  const pts = (n) => (n < 0 ? `−${-n}` : String(n));
+  let msg = `Score NS ${pts(game.scores.NS)} (${game.bags.NS} bags) : EW ${pts(game.scores.EW)} (${game.bags.EW} bags); ` +
+    `goal ${game.goal}, a side at ${pts(game.lose)} or below loses. `;
   if (game.phase === "bidding") msg += game.your_turn_to_bid ? "Your turn to bid." : "Bidding…";
   if (game.phase === "play") msg += game.to_play === "S" ? "Your turn to play." : "Play…";
   if (game.phase === "round_over") msg += "Round over.";
-  if (game.phase === "over") msg += `Game over: ${game.winner === "NS" ? "you and partner win" : game.winner === "EW" ? "East-West win" : "draw"}.`;
+  if (game.phase === "over") msg += `Game over: ${game.winner === "NS" ? "you and partner win" : game.winner === "EW" ? "East-West win" : "draw"}. ${game.end_reason || ""}`;
   st.textContent = msg;
   st.dataset.phase = game.phase;
   const tbody = document.querySelector("#rounds tbody");
