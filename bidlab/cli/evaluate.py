@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 
 from bidlab.cli import app
+from bidlab.cli.results import register_option
 from bidlab.runtime.progress import from_counts, plural, progress_display
 
 console = Console()
@@ -29,6 +30,7 @@ def match(
     ray_address: str = typer.Option(None, help="Existing Ray cluster (HOST:PORT or auto) for --backend ray; "
                                     "default: start a local Ray instance."),
     chunk_size: int = typer.Option(50, min=1, help="Boards per chunk: the unit of progress and of resuming."),
+    register: str = register_option(),
 ) -> None:
     """Play a duplicate match scored by double dummy; prints IMPs/board for A ± SE.
 
@@ -57,6 +59,12 @@ def match(
     console.print(summary.line(), highlight=False)
     console.print(doubled_line(doubled_contracts(m.records(), agent_a, agent_b)), highlight=False)
     console.print(f"results: {out}/results.jsonl, auctions: {out}/auctions.pbn", highlight=False)
+    if register:
+        from bidlab.eval.measurements import record_match
+
+        entry = record_match(register, cfg, summary, {cfg.agent_a: m.fingerprints["a"],
+                                                      cfg.agent_b: m.fingerprints["b"]})
+        console.print(f"registered {entry.name} in the results registry", highlight=False)
 
 
 @app.command()
@@ -81,6 +89,7 @@ def agree(
                                   "(default sayc)."),
     deals: int = typer.Option(2000, min=1, help="Fresh random deals to bid (self-play, the agent at all four seats)."),
     seed: int = typer.Option(0, min=0, help="Seed of the fresh deals (and of the agents' randomness)."),
+    register: str = register_option(),
 ) -> None:
     """Readability: how often AGENT makes the call the reference (SAYC) would make.
 
@@ -96,6 +105,11 @@ def agree(
     with console.status(f"bidding {deals} deals"):
         result = agreement(agent, reference, deals=deals, seed=seed)
     console.print(result.line(), highlight=False)
+    if register:
+        from bidlab.eval.measurements import record_agreement
+
+        entry = record_agreement(register, result)
+        console.print(f"registered {entry.name} in the results registry", highlight=False)
 
 
 @app.command()

@@ -25,6 +25,7 @@ import os
 import queue
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -34,7 +35,7 @@ import numpy as np
 
 import bidlab
 import bidlab.search  # noqa: F401  (registers the bmcs:, mcs: and jps: agent kinds, here and in worker processes)
-from bidlab.agents.registry import make_agent, team_members
+from bidlab.agents.registry import importable_by_reference, install, make_agent, shipped_kinds, team_members
 from bidlab.bridge.auction import Auction
 from bidlab.bridge.board import Board, board_dealer, board_vulnerability
 from bidlab.bridge.records import BoardRecord, Tag
@@ -227,7 +228,8 @@ def _room_record(room: str, end: AuctionState, scores: Scores, i: int) -> dict:
 
 
 def _run_chunk(args) -> tuple[int, list[dict]]:
-    cfg_dict, chunk, numbers, deals, dd, ids, channel = args
+    cfg_dict, chunk, numbers, deals, dd, ids, channel, kinds = args
+    install(kinds)  # the kinds registered in the parent at run time (a no-op in the parent itself)
     report = None
     if channel is not None:  # a queue back to the parent (a Manager's proxy across processes)
         last = [0.0, -1]
@@ -283,13 +285,36 @@ def _progress_channel(backend: str | None, heard: Callable[[tuple], None]) -> It
             manager.shutdown()
 
 
-def changed_agents(stored: dict, cfg: MatchConfig, fingerprints: dict[str, str]) -> list[str]:
+def changed_agents(stored: dict, cfg: MatchConfig, fingerprints: dict[str, str | None]) -> list[str]:
     """The specs of ``cfg`` whose agent is no longer the one a stored match (its
     ``match.json``) was played with; a match stored before fingerprints were kept is
-    taken as it is."""
+    taken as it is. An agent without a fingerprint (defined in a REPL) counts as changed:
+    nothing tells that the stored games are its own."""
     old = stored.get("fingerprints") or {}
     return [spec for side, spec in (("a", cfg.agent_a), ("b", cfg.agent_b))
-            if side in old and old[side] != fingerprints[side]]
+            if fingerprints[side] is None or (side in old and old[side] != fingerprints[side])]
+
+
+def _reachable_executor(executor: ExecutorConfig, kinds) -> ExecutorConfig:
+    """``executor``, or threads in this process when a kind registered here cannot reach a
+    spawned worker process: its factory has no module to import it from (defined in a REPL,
+    a notebook or ``python -c``). Pickling the code itself is left to Ray (which does so by
+    value with cloudpickle); a local worker is never sent code by value."""
+    if executor.backend != "process" or all(importable_by_reference(k) for k in kinds):
+        return executor
+    return ExecutorConfig("thread", executor.workers, executor.ray_address)
+
+
+_SAID_NO_FINGERPRINT: set[str] = set()
+
+
+def _say_no_fingerprint(spec: str) -> None:
+    """Warn once per agent that its matches cannot be checked nor reused."""
+    if spec not in _SAID_NO_FINGERPRINT:
+        _SAID_NO_FINGERPRINT.add(spec)
+        warnings.warn(f"agent {spec!r} has no fingerprint (its code cannot be read, e.g. it was defined in a "
+                      "REPL, and it has no fingerprint() of its own): its stored matches are never reused",
+                      stacklevel=3)
 
 
 class Match:
@@ -301,7 +326,12 @@ class Match:
         self.deals, self.dd, self.ids = select_deals(cfg)
         self.numbers = np.arange(1, cfg.boards + 1)
         self.n_chunks = math.ceil(cfg.boards / cfg.chunk_size)
+        # kinds registered here at run time travel with every chunk to the worker processes
+        self.kinds = shipped_kinds([cfg.agent_a, cfg.agent_b])
         self.fingerprints = {"a": agent_fingerprint(cfg.agent_a), "b": agent_fingerprint(cfg.agent_b)}
+        for side, spec in (("a", cfg.agent_a), ("b", cfg.agent_b)):
+            if self.fingerprints[side] is None:
+                _say_no_fingerprint(spec)
         self._check_or_write_header()
 
     @property
@@ -332,8 +362,11 @@ class Match:
                 )
             changed = changed_agents(old, self.cfg, self.fingerprints)
             if changed:
-                raise MatchError(f"{self.out} holds games of an earlier {changed[0]!r}: the agent has changed "
-                                 "since (other weights or rules); move the folder aside or use another --out")
+                side = "a" if changed[0] == self.cfg.agent_a else "b"
+                why = ("it has no fingerprint, so stored games are never reused" if self.fingerprints[side] is None
+                       else "the agent has changed since (other weights or rules)")
+                raise MatchError(f"{self.out} holds games of an earlier {changed[0]!r}: {why}; "
+                                 "move the folder aside or use another --out")
         elif self.out.exists() and any(self.out.iterdir()):
             raise MatchError(f"{self.out} is not empty and holds no match.json; use another --out folder")
         else:
@@ -361,7 +394,7 @@ class Match:
         ``executor`` (default: ``workers`` processes) says where chunks are played, e.g. as
         Ray tasks; the results do not depend on it (each chunk's agents are seeded by the
         match seed and the chunk number), nor on whether progress is followed."""
-        executor = executor or ExecutorConfig(workers=workers)
+        executor = _reachable_executor(executor or ExecutorConfig(workers=workers), self.kinds)
         pending = self.pending()
         done = self.cfg.boards - sum(self._chunk_len(k) for k in pending)
         if progress:
@@ -403,7 +436,7 @@ class Match:
 
     def _task(self, k: int, channel=None):
         s = slice(k * self.cfg.chunk_size, min((k + 1) * self.cfg.chunk_size, self.cfg.boards))
-        return (self.cfg.to_json(), k, self.numbers[s], self.deals[s], self.dd[s], self.ids[s], channel)
+        return (self.cfg.to_json(), k, self.numbers[s], self.deals[s], self.dd[s], self.ids[s], channel, self.kinds)
 
     def records(self) -> list[dict]:
         """Every finished board in board order (each chunk's checksum checked)."""
