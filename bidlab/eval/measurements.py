@@ -249,9 +249,9 @@ MARKER = re.compile(r"<!-- r:(?P<name>[^\s>]+)(?: (?P<field>[^\s:>]+)(?::(?P<spe
                     r"(?P<body>.*?)<!-- /r -->", re.S)
 HISTORY_PAGE = re.compile(r"\A<!-- history: [0-9a-f]{7,40}\b[^>]*-->")
 HISTORY_BLOCK = re.compile(r"<!-- history: [0-9a-f]{7,40}\b[^>]*-->.*?<!-- /history -->", re.S)
-#: What counts as a quoted result: an estimate (``+0.30 ± 0.06``), a signed decimal
+#: What counts as a quoted result: an estimate (``+0.30 ± 0.06``, not ``± 1 SE``), a signed decimal
 #: (``-0.14``, ``+1.25``, IMPs), or a percentage with a decimal (``90.9 %``).
-NUMBER = re.compile(r"±|(?<![\w.])[+−-]\d*\.\d+(?![\w.])|(?<![\w.])\d+\.\d+ ?%")
+NUMBER = re.compile(r"±\s*\d*\.\d|±\s*\d+\s*%|(?<![\w.])[+−-]\d*\.\d+(?![\w.])|(?<![\w.])\d+\.\d+ ?%")
 CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
 
 
