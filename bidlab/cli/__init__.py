@@ -195,4 +195,7 @@ def main(argv: list[str] | None = None) -> None:
         fail(f"is a directory, not a file: {e.filename or e}")
     except NotADirectoryError as e:
         fail(f"a part of this path is a file, not a folder: {e.filename or e}")
+    except OSError as e:  # a folder that cannot be made (/proc/x, a read-only disk, a full disk): one line
+        where = f": {e.filename}" if e.filename else ""
+        fail(f"{e.strerror or e}{where}")
     sys.exit(rc if isinstance(rc, int) else 0)
