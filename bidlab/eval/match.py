@@ -96,6 +96,38 @@ class MatchSummary:
                 "IMPs/table")
 
 
+#: Agent kinds that search at every call: seconds a call, where a net takes microseconds.
+SEARCH_KINDS = ("bmcs", "mcs", "jps")
+
+#: Boards per chunk: a chunk is the unit of progress and of what Ctrl-C keeps. Fast agents
+#: bid 50 boards in well under a second; a searching agent takes seconds a board, so its
+#: chunks hold 2 boards (each a few seconds to a minute of work) and finished boards are kept.
+FAST_CHUNK_BOARDS = 50
+SLOW_CHUNK_BOARDS = 2
+
+
+def is_search_agent(spec: str) -> bool:
+    """Whether ``spec`` (or a member of a team ``A+B``) searches at each call."""
+    members = team_members(spec) or (spec,)
+    return any(m.partition(":")[0].strip().lower() in SEARCH_KINDS for m in members)
+
+
+def default_chunk_size(agent_a: str, agent_b: str) -> int:
+    """Boards per chunk for a match of these agents, sized by the time they take (above)."""
+    slow = is_search_agent(agent_a) or is_search_agent(agent_b)
+    return SLOW_CHUNK_BOARDS if slow else FAST_CHUNK_BOARDS
+
+
+def stored_chunk_size(folder: str | os.PathLike) -> int | None:
+    """The chunk size of the match stored in ``folder`` (None if none is), so that a rerun
+    without ``--chunk-size`` resumes it as it was cut."""
+    try:
+        size = json.loads((Path(folder) / "match.json").read_text())["config"]["chunk_size"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return size if isinstance(size, int) and size >= 1 else None
+
+
 def match_folder(cfg: MatchConfig, root: str | os.PathLike = "results") -> Path:
     """The folder ``bidlab match`` writes a match to by default (and ``bidlab league``
     looks for stored matches in): ``ROOT/match-A-vs-B-SPLIT-N-sSEED``."""
