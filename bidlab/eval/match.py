@@ -37,10 +37,10 @@ import bidlab
 import bidlab.search  # noqa: F401  (registers the bmcs:, mcs: and jps: agent kinds, here and in worker processes)
 from bidlab.agents.registry import importable_by_reference, install, make_agent, shipped_kinds, team_members
 from bidlab.bridge.auction import Auction
-from bidlab.bridge.board import Board, board_dealer, board_vulnerability
+from bidlab.bridge.board import Board, Vulnerability, board_dealer, board_vulnerability
 from bidlab.bridge.records import BoardRecord, Tag
 from bidlab.bridge.scoring import imps
-from bidlab.cards import Deal
+from bidlab.cards import Deal, Seat
 from bidlab.dd import par
 from bidlab.envs.rollout import Decision, Scores, duplicate
 from bidlab.envs.state import AuctionState, step_
@@ -567,6 +567,37 @@ def load_results(path: str | os.PathLike) -> tuple[dict, list[dict]]:
         records = [json.loads(x) for x in lines[1:]]
     except (IndexError, json.JSONDecodeError) as e:
         raise MatchError(f"{p} is not a bidlab results file ({e})") from None
+    if header.get("type") == "bidlab-bluechip":
+        return bluechip_as_match(header, records)
     if header.get("type") != "bidlab-match":
-        raise MatchError(f"{p} is not a bidlab results file (no bidlab-match header)")
+        raise MatchError(f"{p} is not a bidlab results file (no bidlab-match or bidlab-bluechip header)")
     return header, records
+
+
+def bluechip_as_match(header: dict, lines: list[dict]) -> tuple[dict, list[dict]]:
+    """A Blue Chip team match's ``results.jsonl`` (``bidlab bluechip serve --out``) as a
+    match's (header, records): the team North-South in the open room is A, as in a match;
+    boards finished in both rooms only. Its own fields (``imps_team1``, the played scores,
+    the card play) stay in each record."""
+    teams = header.get("teams") or {}
+    a = str(teams.get("open", {}).get("ns", "team 1"))
+    b = str(teams.get("open", {}).get("ew", "team 2"))
+    records = []
+    for line in lines:
+        if not all(isinstance(line.get(room), dict) for room in ("open", "closed")) or "imps_team1" not in line:
+            continue
+        vul = Vulnerability.parse(line["vulnerability"]) if line.get("vulnerability") else \
+            board_vulnerability(int(line["board"]))
+        dealer = Seat.parse(line["dealer"]) if line.get("dealer") else board_dealer(int(line["board"]))
+        p = par(np.asarray(line["dd"]), vul, dealer).score
+        rooms = {room: {k: line[room].get(k) for k in ("room", "auction", "contract", "declarer", "tricks", "ns_score")}
+                 for room in ("open", "closed")}
+        records.append(dict(line, deal_id=line.get("deal_id"), par_ns=int(p), imps_a=int(line["imps_team1"]),
+                            a_vs_par=[imps(rooms["open"]["ns_score"] - p), imps(p - rooms["closed"]["ns_score"])],
+                            **{room: dict(line[room], **rooms[room]) for room in rooms}))
+    cfg = header.get("config") or {}
+    match_header = {"type": "bidlab-match", "source": "bidlab-bluechip", "version": header.get("version"),
+                    "config": {"agent_a": a, "agent_b": b, "split": "bluechip", "boards": len(records),
+                               "seed": cfg.get("seed"), "store": None, "chunk_size": None},
+                    "bluechip": header}
+    return match_header, records

@@ -279,11 +279,12 @@ def format_value(m: Measurement, field_name: str | None = None, spec: str | None
 
 
 def fill(text: str, measurements: dict[str, Measurement]) -> str:
-    """``text`` with every marker's body set from the registry."""
+    """``text`` with every marker's body set from the registry (a marker naming no
+    measurement is left as it is; :func:`check_documents` reports it)."""
     def one(mt: re.Match) -> str:
         name = mt["name"]
-        if name not in measurements:
-            raise RegistryError(f"marker r:{name} quotes a measurement that is not in the registry")
+        if name not in measurements:  # left as it is: check_documents reports it
+            return mt.group(0)
         head = mt.group(0)[: mt.start("body") - mt.start()]
         return f"{head}{format_value(measurements[name], mt['field'], mt['spec'])}<!-- /r -->"
 
