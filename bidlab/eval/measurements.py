@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import re
 import shlex
@@ -57,7 +56,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from bidlab.errors import BidlabError
-from bidlab.fileio import write_text_atomic
+from bidlab.fileio import strict_json, write_text_atomic
 
 
 class RegistryError(BidlabError):
@@ -179,24 +178,13 @@ def record(name: str, kind: str, command: str, result: dict, fingerprints: dict[
                             "never be checked against the agent it describes")
     p = Path(path) if path is not None else default_registry()
     measurements = load(p)
-    m = Measurement(name=name, kind=kind, command=command, result=_plain(result), fingerprints=dict(fingerprints),
+    m = Measurement(name=name, kind=kind, command=command, result=strict_json(result), fingerprints=dict(fingerprints),
                     split=split, boards=boards, seed=seed,
                     measured=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), commit=_commit(), note=note,
                     extra=dict(extra or {}))
     measurements[name] = m
     save(measurements, p)
     return m
-
-
-def _plain(value):
-    """``value`` with every float finite (strict JSON: a mean over nothing is stored as None)."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
 
 
 # --- fingerprints -------------------------------------------------------------------------

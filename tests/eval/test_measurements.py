@@ -112,8 +112,9 @@ def test_record_stores_the_fingerprints_and_a_change_makes_it_stale(tmp_path):
         reg.record("bad name", "match", "x", {"v": 1}, {}, path=path)
 
 
-def test_nan_is_stored_as_null():
-    assert reg._plain({"a": float("nan"), "b": [float("inf"), 1.0]}) == {"a": None, "b": [None, 1.0]}
+def test_nan_is_stored_as_null(tmp_path):
+    m = reg.record("n", "benchmark", "x", {"a": float("nan"), "b": [float("inf"), 1.0]}, {}, path=tmp_path / "r")
+    assert m.result == {"a": None, "b": [None, 1.0]}
 
 
 def test_bidlab_results_lists_and_counts_the_stale(tmp_path):
