@@ -24,6 +24,7 @@ from bidlab.eval.match import (  # noqa: F401  (SEARCH_KINDS, is_search_agent: r
     MatchConfig,
     MatchSummary,
     changed_agents,
+    describe_config,
     is_search_agent,
     match_folder,
     summarize,
@@ -91,7 +92,7 @@ def plan_league(agents: Sequence[str], boards: int, search_boards: int, *, split
                     continue
                 old = header.get("config")
                 if old != cfg.to_json():
-                    raise LeagueError(f"{folder} holds a different match ({old}); move it aside, or rerun "
+                    raise LeagueError(f"{folder} holds a different match ({describe_config(old)}); move it aside, or rerun "
                                       "the league with the settings it was played with")
                 changed = changed_agents(header, cfg, {"a": fingerprints[cfg.agent_a],
                                                        "b": fingerprints[cfg.agent_b]})

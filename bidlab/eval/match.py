@@ -118,6 +118,18 @@ def default_chunk_size(agent_a: str, agent_b: str) -> int:
     return SLOW_CHUNK_BOARDS if slow else FAST_CHUNK_BOARDS
 
 
+def describe_config(cfg: dict | None) -> str:
+    """A stored match's settings in words: ``'nn:rl' vs 'sayc', 200 test boards, seed 0``."""
+    if not isinstance(cfg, dict):
+        return "settings unreadable"
+    try:
+        words = (f"{cfg['agent_a']!r} vs {cfg['agent_b']!r}, {plural(int(cfg['boards']), cfg['split'] + ' board')}, "
+                 f"seed {cfg['seed']}, chunks of {cfg['chunk_size']}")
+    except (KeyError, TypeError, ValueError):
+        return "settings unreadable"
+    return words + (f", deal store {cfg['store']}" if cfg.get("store") else "")
+
+
 def stored_chunk_size(folder: str | os.PathLike) -> int | None:
     """The chunk size of the match stored in ``folder`` (None if none is), so that a rerun
     without ``--chunk-size`` resumes it as it was cut."""
@@ -389,8 +401,8 @@ class Match:
                 raise MatchError(f"{path} is not a bidlab match file ({e}); use another --out") from None
             if old.get("config") != self.cfg.to_json() or old.get("deal_ids") != self.header["deal_ids"]:
                 raise MatchError(
-                    f"{self.out} holds a different match ({old.get('config')}); "
-                    "use another --out folder, or delete it to start over"
+                    f"{self.out} holds another match ({describe_config(old.get('config'))}); this one is "
+                    f"{describe_config(self.cfg.to_json())}: use another --out folder, or delete it to start over"
                 )
             changed = changed_agents(old, self.cfg, self.fingerprints)
             if changed:

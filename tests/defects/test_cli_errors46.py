@@ -21,3 +21,14 @@ def test_a_match_folder_that_cannot_be_created_is_one_line(tmp_path):
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "/proc/x" in lines[0], done.stderr[-1500:]
+
+
+def test_a_folder_holding_another_match_is_described_in_words(tmp_path):
+    first = _bidlab("match", "random", "sayc", "--boards", "4", "--chunk-size", "2", "--workers", "1",
+                    "--out", "m", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr[-1500:]
+    other = _bidlab("match", "random", "sayc", "--boards", "2", "--workers", "1", "--out", "m", cwd=tmp_path)
+    assert other.returncode == 2
+    line = other.stderr.strip()
+    assert "\n" not in line and "{" not in line and "'agent_a'" not in line, line
+    assert "4 test boards" in line and "random" in line and "sayc" in line, line
