@@ -448,10 +448,16 @@ class Match:
         finished: set[int] = set()
         lock = threading.Lock()
 
+        # Only a searching agent takes long enough over a board for a note to help: the calls
+        # made so far show it moving before its first board ends. A net's chunk is over in
+        # well under a second, and a count of calls in flight would only vary from run to run.
+        slow = is_search_agent(self.cfg.agent_a) or is_search_agent(self.cfg.agent_b)
+        note = note if slow else None
+
         def show() -> None:
             if note:  # first, so that a line printed for the progress shows the current note
                 calls = sum(c for _, c in running.values())
-                note(f"{plural(calls, 'call')} made in the running chunks" if running else "")
+                note(f"{plural(calls, 'call')} bid so far in the boards being played" if running else "")
             if progress:
                 progress(state["done"] + sum(b for b, _ in running.values()), self.cfg.boards)
 
@@ -473,6 +479,8 @@ class Match:
 
         with _progress_channel(executor.backend if (progress or note) and pending else None, heard) as channel:
             run_tasks(_run_chunk, [self._task(k, channel) for k in pending], save, executor)
+        if note:
+            note("")  # every board is finished: no calls in flight
         return self.finish()
 
     def _chunk_len(self, k: int) -> int:
