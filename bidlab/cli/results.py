@@ -13,7 +13,6 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from bidlab.cli import app
 
@@ -51,13 +50,16 @@ def results(
             _rerun(stored[name], path)
         stored = reg.load(path)
         stale = reg.stale(stored)
-    table = Table("name", "kind", "result", "split / boards", "measured", "status", box=None, pad_edge=False)
+    rows = [("name", "kind", "result", "split / boards", "measured", "status")]
     for name in sorted(stored):
         m = stored[name]
         where = " / ".join(str(x) for x in (m.split, None if m.boards is None else f"{m.boards:,}") if x)
         status = "stale: " + ", ".join(stale[name]) + " changed" if name in stale else "current"
-        table.add_row(name, m.kind, reg.format_value(m), where, f"{m.measured[:10]} {m.commit}", status)
-    console.print(table)
+        rows.append((name, m.kind, reg.format_value(m), where, f"{m.measured[:10]} {m.commit}".strip(), status))
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    for r in rows:  # plain lines: never cut, whatever the width of the terminal or pipe
+        console.print("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[5], highlight=False, markup=False,
+                      soft_wrap=True)
     console.print(f"{len(stored)} measurements in {path}; {len(stale)} stale"
                   + (" (bidlab results --rerun re-measures them)" if stale else ""), highlight=False)
     if write_docs:

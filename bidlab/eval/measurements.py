@@ -269,14 +269,24 @@ def format_value(m: Measurement, field_name: str | None = None, spec: str | None
 def fill(text: str, measurements: dict[str, Measurement]) -> str:
     """``text`` with every marker's body set from the registry (a marker naming no
     measurement is left as it is; :func:`check_documents` reports it)."""
+    code = _code_spans(text)
+
     def one(mt: re.Match) -> str:
         name = mt["name"]
-        if name not in measurements:  # left as it is: check_documents reports it
+        if name not in measurements or _inside(mt.start(), code):  # left as it is (a missing one is reported)
             return mt.group(0)
         head = mt.group(0)[: mt.start("body") - mt.start()]
         return f"{head}{format_value(measurements[name], mt['field'], mt['spec'])}<!-- /r -->"
 
     return MARKER.sub(one, text)
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in CODE.finditer(text)]
+
+
+def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
+    return any(a <= pos < b for a, b in spans)
 
 
 def unquoted_numbers(text: str) -> list[tuple[int, str]]:
@@ -322,7 +332,10 @@ def check_documents(paths: Iterable[Path], measurements: dict[str, Measurement],
         text = path.read_text()
         for line, content in unquoted_numbers(text):
             problems.append(DocumentProblem(path, line, f"number not from the registry: {content.strip()[:120]}"))
+        code = _code_spans(text)
         for mt in MARKER.finditer(text):
+            if _inside(mt.start(), code):  # a marker shown as an example, in code
+                continue
             line = text.count("\n", 0, mt.start()) + 1
             m = measurements.get(mt["name"])
             if m is None:
