@@ -161,3 +161,19 @@ def test_an_unknown_kind_says_how_to_add_one():
 
     with pytest.raises(AgentSpecError, match="--import MODULE"):
         make_agent("mybot:1")
+
+
+@pytest.mark.slow
+def test_an_agent_defined_in_python_c_plays_on_ray_tasks(tmp_path):
+    """Ray pickles the factory by value (cloudpickle), so a REPL agent reaches its tasks."""
+    pytest.importorskip("ray")
+    code = BOT + textwrap.dedent("""
+        register("acebot", "passes, or opens 1C with the ace of clubs", make)
+        from bidlab.eval.match import Match, MatchConfig
+        from bidlab.runtime.executor import ExecutorConfig
+        m = Match(MatchConfig("acebot", "sayc", boards=4, chunk_size=2), "m")
+        print("BOARDS", m.run(executor=ExecutorConfig("ray", 2)).boards)
+    """)
+    done = _run([sys.executable, "-c", code], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "BOARDS 4" in done.stdout

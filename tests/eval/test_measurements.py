@@ -128,3 +128,18 @@ def test_bidlab_results_lists_and_counts_the_stale(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "2 measurements" in done.stdout and "1 stale" in done.stdout
     assert "stale: sayc changed" in done.stdout
+
+
+def test_bidlab_results_rerun_re_measures_a_stale_measurement(tmp_path):
+    path = tmp_path / "r.jsonl"
+    reg.record("rand", "match", "bidlab match random sayc --split test --boards 4 --seed 0",
+               {"imps": {"mean": 99.0, "se": 0.5}}, {"random": "0123456789abcdef", "sayc": reg.fingerprint("sayc")},
+               split="test", boards=4, seed=0, path=path)
+    done = subprocess.run([sys.executable, "-c", "from bidlab.cli import main; main()", "results", "--rerun",
+                           "--registry", str(path)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "0 stale" in done.stdout, done.stdout[-2000:]
+    m = reg.load(path)["rand"]
+    assert m.fingerprints["random"] == reg.fingerprint("random")
+    assert m.result["imps"]["mean"] != 99.0 and m.boards == 4
+    assert not (tmp_path / "results").exists()  # played in a scratch folder
