@@ -119,12 +119,12 @@ def default_chunk_size(agent_a: str, agent_b: str) -> int:
 
 
 def describe_config(cfg: dict | None) -> str:
-    """A stored match's settings in words: ``'nn:rl' vs 'sayc', 200 test boards, seed 0``."""
+    """A stored match's settings in words: ``'nn:rl' vs 'sayc', 200 boards of the test split, seed 0``."""
     if not isinstance(cfg, dict):
         return "settings unreadable"
     try:
-        words = (f"{cfg['agent_a']!r} vs {cfg['agent_b']!r}, {plural(int(cfg['boards']), cfg['split'] + ' board')}, "
-                 f"seed {cfg['seed']}, chunks of {cfg['chunk_size']}")
+        words = (f"{cfg['agent_a']!r} vs {cfg['agent_b']!r}, {plural(int(cfg['boards']), 'board')} of the "
+                 f"{cfg['split']} split, seed {cfg['seed']}, chunks of {cfg['chunk_size']}")
     except (KeyError, TypeError, ValueError):
         return "settings unreadable"
     return words + (f", deal store {cfg['store']}" if cfg.get("store") else "")
@@ -401,7 +401,7 @@ class Match:
                 raise MatchError(f"{path} is not a bidlab match file ({e}); use another --out") from None
             if old.get("config") != self.cfg.to_json() or old.get("deal_ids") != self.header["deal_ids"]:
                 raise MatchError(
-                    f"{self.out} holds another match ({describe_config(old.get('config'))}); this one is "
+                    f"{self.out} holds a different match ({describe_config(old.get('config'))}); this one is "
                     f"{describe_config(self.cfg.to_json())}: use another --out folder, or delete it to start over"
                 )
             changed = changed_agents(old, self.cfg, self.fingerprints)

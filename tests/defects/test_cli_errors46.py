@@ -31,4 +31,4 @@ def test_a_folder_holding_another_match_is_described_in_words(tmp_path):
     assert other.returncode == 2
     line = other.stderr.strip()
     assert "\n" not in line and "{" not in line and "'agent_a'" not in line, line
-    assert "4 test boards" in line and "random" in line and "sayc" in line, line
+    assert "4 boards of the test split" in line and "random" in line and "sayc" in line, line
