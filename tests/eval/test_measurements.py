@@ -85,18 +85,25 @@ def test_the_readme_fails_when_a_shipped_model_changes_without_re_measuring(tmp_
     assert stale and all("nn:rl" in p.what for p in stale), "\n".join(map(str, problems))
 
 
-def test_the_readme_fails_when_sayc_changes_without_re_measuring(registry):
-    """A changed SAYC source is a changed fingerprint of `sayc` (and of every team and
-    anchored net holding it): pretend it changed."""
-    from bidlab.eval.fingerprint import agent_fingerprint
-
-    def current(key: str):
-        fp = reg.fingerprint(key)
-        return "0" * 16 if "sayc" in key or key == "nn:partner" else fp
-
-    problems = reg.check_documents([ROOT / "README.md"], registry, current)
-    assert any("sayc" in p.what and "is stale" in p.what for p in problems)
-    assert agent_fingerprint("sayc") == registry["rl-vs-sayc"].fingerprints["sayc"]
+def test_the_readme_fails_when_sayc_changes_without_re_measuring(tmp_path):
+    """A copy of bidlab whose SAYC source differs by one comment line: from that copy, the
+    README's numbers about `sayc` (and about `nn:partner`, which bids SAYC's call) are stale."""
+    package = ROOT / "bidlab"
+    copy = tmp_path / "bidlab"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("models", "__pycache__", "data"))
+    (copy / "models").symlink_to(package / "models")
+    (copy / "data").symlink_to(package / "data")
+    bidder = copy / "agents" / "sayc" / "bidder.py"
+    bidder.write_text(bidder.read_text() + "\n# a changed rule file\n")
+    code = ("import sys; from pathlib import Path; from bidlab.eval import measurements as r; "
+            f"ps = r.check_documents([Path({str(ROOT / 'README.md')!r})], r.load({str(ROOT / 'docs' / 'results.jsonl')!r})); "
+            "print('\\n'.join(p.what for p in ps))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                          env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    stale = [line for line in done.stdout.splitlines() if "is stale" in line]
+    assert any("sayc changed" in line or "sayc," in line for line in stale), done.stdout
+    assert any("nn:partner" in line for line in stale), done.stdout
 
 
 def test_record_stores_the_fingerprints_and_a_change_makes_it_stale(tmp_path):
