@@ -177,3 +177,30 @@ def test_an_agent_defined_in_python_c_plays_on_ray_tasks(tmp_path):
     done = _run([sys.executable, "-c", code], tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "BOARDS 4" in done.stdout
+
+
+class _OwnPrint:
+    """An agent that names its own fingerprint (as one would from its weights file's hash)."""
+
+    deterministic = True
+    version = "weights-v1"
+
+    def fingerprint(self) -> str:
+        return self.version
+
+    def decide(self, state, explain=False):
+        from bidlab.envs.rollout import Decision
+
+        return Decision(np.zeros(state.n, np.int64))
+
+
+def test_an_agent_may_supply_its_own_fingerprint(monkeypatch):
+    from bidlab.agents.registry import _KINDS, register
+    from bidlab.eval.fingerprint import agent_fingerprint
+
+    monkeypatch.setitem(_KINDS, "ownprint", None)  # restored (removed) after the test
+    register("ownprint", "passes; fingerprint of its own", lambda arg, seed: _OwnPrint())
+    first = agent_fingerprint("ownprint")
+    assert first == agent_fingerprint("ownprint")
+    monkeypatch.setattr(_OwnPrint, "version", "weights-v2")
+    assert agent_fingerprint("ownprint") not in (None, first)
