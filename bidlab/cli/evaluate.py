@@ -42,7 +42,16 @@ def match(
     from bidlab.agents.specs import check_agent_spec
     from bidlab.cli import _stop
     from bidlab.eval.doubled import doubled_contracts, doubled_line
-    from bidlab.eval.match import Match, MatchConfig, default_chunk_size, match_folder, stored_chunk_size
+    from bidlab.eval.fingerprint import agent_fingerprint
+    from bidlab.eval.match import (
+        Match,
+        MatchConfig,
+        default_chunk_size,
+        match_folder,
+        stored_chunk_size,
+        stored_prefix,
+        summarize,
+    )
     from bidlab.runtime.executor import cli_executor
 
     # Both agents are built once before the output folder is made, so a bad spec leaves nothing.
@@ -53,6 +62,19 @@ def match(
         out = match_folder(MatchConfig(agent_a, agent_b, split, boards, seed, store_s))
     chunk_size = chunk_size or stored_chunk_size(out) or default_chunk_size(agent_a, agent_b)
     cfg = MatchConfig(agent_a, agent_b, split, boards, seed, store_s, chunk_size)
+    prefix = stored_prefix(out, cfg)
+    if prefix is not None:  # the first boards of a larger stored match: read, nothing played or written
+        console.print(f"read the first {plural(boards, 'board')} of the larger match stored in {out} "
+                      "(the same deals, seeds and agents)", highlight=False)
+        summary = summarize(prefix, agent_a, agent_b)
+        console.print(summary.line(), highlight=False)
+        if register:
+            from bidlab.eval.measurements import record_match
+
+            fps = {agent_a: agent_fingerprint(agent_a), agent_b: agent_fingerprint(agent_b)}
+            console.print(f"registered {record_match(register, cfg, summary, fps).name} in the results registry",
+                          highlight=False)
+        return
     m = Match(cfg, out)
     already = m.boards_done()
     if already:

@@ -571,6 +571,35 @@ def _unfinished(folder: Path) -> str:
             f"bidlab match '{cfg.agent_a}' '{cfg.agent_b}' {' '.join(opts)} --out {folder}")
 
 
+def stored_prefix(folder: str | os.PathLike, cfg: MatchConfig) -> list[dict] | None:
+    """The records of ``cfg``'s match read from a larger match stored in ``folder``, or None.
+
+    A match of fewer boards with the same agents, split, seed, store and chunk size plays
+    exactly the first boards of the larger one: its deals are a prefix of the same seeded
+    sample, and each chunk's agents are seeded by the match seed and the chunk number. So when
+    ``cfg.boards`` is a whole number of chunks, all finished in ``folder`` by the same agents
+    (fingerprints), those chunks are its results, and nothing needs to be played or written."""
+    try:
+        old = json.loads((Path(folder) / "match.json").read_text())
+        stored = MatchConfig(**old["config"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    rest = {k: v for k, v in cfg.to_json().items() if k != "boards"}
+    if {k: v for k, v in stored.to_json().items() if k != "boards"} != rest or stored.boards <= cfg.boards \
+            or cfg.boards % cfg.chunk_size:
+        return None
+    if old.get("deal_ids", [])[: cfg.boards] != select_deals(cfg)[2].astype(int).tolist():
+        return None
+    fingerprints = {"a": agent_fingerprint(cfg.agent_a), "b": agent_fingerprint(cfg.agent_b)}
+    if changed_agents(old, cfg, fingerprints):
+        return None
+    whole = Match(stored, folder)
+    chunks = range(cfg.boards // cfg.chunk_size)
+    if set(whole.pending()) & set(chunks):
+        return None
+    return [r for k in chunks for r in whole.chunks.read_records(k)]
+
+
 def load_results(path: str | os.PathLike) -> tuple[dict, list[dict]]:
     """Read a results.jsonl (or the folder holding one): (header, per-board records)."""
     p = Path(path)

@@ -27,8 +27,24 @@ def test_a_folder_holding_another_match_is_described_in_words(tmp_path):
     first = _bidlab("match", "random", "sayc", "--boards", "4", "--chunk-size", "2", "--workers", "1",
                     "--out", "m", cwd=tmp_path)
     assert first.returncode == 0, first.stderr[-1500:]
-    other = _bidlab("match", "random", "sayc", "--boards", "2", "--workers", "1", "--out", "m", cwd=tmp_path)
+    other = _bidlab("match", "random", "sayc", "--boards", "2", "--seed", "1", "--workers", "1", "--out", "m",
+                    cwd=tmp_path)
     assert other.returncode == 2
     line = other.stderr.strip()
     assert "\n" not in line and "{" not in line and "'agent_a'" not in line, line
-    assert "4 boards of the test split" in line and "random" in line and "sayc" in line, line
+    assert "4 boards of the test split, seed 0" in line and "random" in line and "sayc" in line, line
+
+
+def test_a_smaller_match_reads_the_first_boards_of_a_stored_larger_one(tmp_path):
+    first = _bidlab("match", "random", "sayc", "--boards", "4", "--chunk-size", "2", "--workers", "1",
+                    "--out", "m", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr[-1500:]
+    before = {p: p.stat().st_mtime_ns for p in (tmp_path / "m").rglob("*")}
+    small = _bidlab("match", "random", "sayc", "--boards", "2", "--workers", "1", "--out", "m", cwd=tmp_path)
+    assert small.returncode == 0, small.stderr[-1500:]
+    assert "read the first 2 boards" in small.stdout
+    assert {p: p.stat().st_mtime_ns for p in (tmp_path / "m").rglob("*")} == before  # nothing written
+    fresh = _bidlab("match", "random", "sayc", "--boards", "2", "--chunk-size", "2", "--workers", "1",
+                    "--out", "fresh", cwd=tmp_path)
+    line = [x for x in fresh.stdout.splitlines() if "IMPs/board" in x][0]
+    assert line in small.stdout  # the same result as playing the 2 boards anew
