@@ -86,8 +86,9 @@ def match(
             summary = m.run(workers=workers, progress=from_counts(task), executor=executor, note=task.note)
     except KeyboardInterrupt:
         kept = m.boards_done()
-        _stop.stopped(console, f"stopped; {kept} of {plural(boards, 'board')} finished and saved"
-                      + ("; rerun the same command to resume" if kept else " (none had finished)"))
+        _stop.stopped(Console(stderr=True, soft_wrap=True),
+                      f"stopped; {kept} of {plural(boards, 'board')} finished and saved; rerun the same command to "
+                      "resume" if kept else "stopped; no board had finished, so nothing was saved")
     console.print(summary.line(), highlight=False)
     console.print(doubled_line(doubled_contracts(m.records(), agent_a, agent_b)), highlight=False)
     console.print(f"results: {out}/results.jsonl, auctions: {out}/auctions.pbn", highlight=False)
