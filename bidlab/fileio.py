@@ -7,6 +7,7 @@ file (or none) in place.
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -43,4 +44,17 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
 
 
 def write_json_atomic(path: str | os.PathLike, obj: Any) -> None:
-    write_text_atomic(path, json.dumps(obj, indent=2, sort_keys=False) + "\n")
+    """``obj`` as strict JSON: a NaN or infinite number (a mean over nothing) is written as
+    null, since strict parsers reject Python's bare ``NaN``."""
+    write_text_atomic(path, json.dumps(strict_json(obj), indent=2, sort_keys=False, allow_nan=False) + "\n")
+
+
+def strict_json(obj: Any) -> Any:
+    """``obj`` with every non-finite float replaced by None (dicts, lists and tuples walked)."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: strict_json(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [strict_json(v) for v in obj]
+    return obj

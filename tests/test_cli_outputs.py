@@ -219,7 +219,8 @@ def test_ctrl_c_says_what_was_kept(tmp_path, capsys, monkeypatch):
 
     monkeypatch.setattr(bidlab.eval.match.Match, "run", ctrl_c)
     code, lines = _interrupted(["match", "sayc", "sayc", "--boards", "1", "--out", str(tmp_path / "m")], capsys)
-    assert code == 130 and lines == ["stopped; finished work saved; rerun the same command to resume"]
+    # a match says how many boards it kept (none here: Ctrl-C came before the first chunk ended)
+    assert code == 130 and lines == ["stopped; no board had finished, so nothing was saved"]
 
     monkeypatch.setattr(SearchAgent, "search", ctrl_c)
     code, lines = _interrupted(["explain", "N:A6.8732.42.AKQ74 J9875.T.AT9.T932 KT32.AQJ54.753.J Q4.K96.KQJ86.865",

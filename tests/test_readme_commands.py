@@ -209,7 +209,7 @@ if __name__ != "__main__":
         for feature in ("bidlab match", "bidlab serve", "bidlab explain", "bidlab train sl", "bidlab train rl",
                         "bidlab spades", "bidlab bluechip serve", "bidlab bluechip connect", "bidlab dd table"):
             assert any(feature in c and not skip_reason(c) for c in cmds), feature
-        assert len(README.read_text().splitlines()) <= 250
+        assert len(README.read_text().splitlines()) <= 150
 
     def test_explain_defaults_to_the_search_agent_the_readme_names():
         """The README's ``bidlab explain`` example leaves ``--agent`` to its default and says which

@@ -11,9 +11,22 @@ Specs::
     A+B                a mixed partnership (:mod:`bidlab.agents.team`): agent A bids
                        North/East, agent B South/West; ``A+A`` is the plain agent A
 
-New kinds register themselves with :func:`register`; the search kinds do so when
-``bidlab.search`` is imported (the front ends and ``bidlab.eval`` import it), since this
-layer sits below search and may not import it.
+Where kinds come from:
+
+- ``random``, ``sayc`` and ``nn`` are built in here;
+- installed packages declare kinds in the entry-point group ``bidlab.agents`` (name: the
+  prefix; object: a factory ``(argument, seed) -> agent``, whose docstring's first line is the
+  kind's summary). bidlab's own search kinds ``bmcs``, ``mcs`` and ``jps`` are declared this
+  way in its ``pyproject.toml``, so they resolve without importing ``bidlab.search`` first,
+  while this layer, below search, never imports it. An entry point is loaded only when its
+  prefix is first asked for;
+- :func:`register` adds a kind at run time (your script, a notebook, ``--import MODULE``).
+  :func:`shipped_kinds` and :func:`install` carry such kinds to worker processes and Ray
+  tasks (``bidlab.eval.match`` does so for every chunk it sends out).
+
+The factory signature::
+
+    def my_agent(arg: str, seed: int) -> Agent   # arg: the text after "prefix:" ("" if none)
 """
 
 from __future__ import annotations
@@ -36,18 +49,115 @@ class AgentKind:
     prefix: str
     summary: str
     factory: Callable[[str, int], Agent]  # (argument after "prefix:", seed) -> agent
+    origin: str = "runtime"  # builtin, entry point, or runtime (register())
 
 
 _KINDS: dict[str, AgentKind] = {}
 
+#: The entry-point group installed packages declare agent kinds in.
+ENTRY_POINT_GROUP = "bidlab.agents"
+
+#: bidlab's own kinds that its pyproject declares as entry points (for the hint when an
+#: installation's metadata predates them).
+_OWN_ENTRY_POINTS = ("bmcs", "mcs", "jps")
+
 
 def register(prefix: str, summary: str, factory: Callable[[str, int], Agent]) -> None:
-    _KINDS[prefix] = AgentKind(prefix, summary, factory)
+    """Add (or replace) the agent kind ``prefix``: ``make_agent("prefix:ARG", seed)`` calls
+    ``factory(ARG, seed)``. A prefix is letters, digits and ``_`` (no ``:`` nor ``+``)."""
+    if not isinstance(prefix, str) or not prefix or not all(c.isalnum() or c == "_" for c in prefix):
+        raise AgentSpecError(f"an agent kind's prefix is letters, digits and _, got {prefix!r}")
+    if not callable(factory):
+        raise AgentSpecError(f"the factory of agent kind {prefix!r} must be callable (arg, seed) -> agent")
+    # bidlab's own kinds (the search modules register theirs on import too) are found in a
+    # worker on their own; only kinds from outside bidlab are shipped to workers
+    module = getattr(factory, "__module__", None) or ""
+    origin = "builtin" if module.split(".")[0] == "bidlab" else "runtime"
+    _KINDS[prefix.lower()] = AgentKind(prefix.lower(), summary, factory, origin)
 
 
 def known_kinds() -> list[AgentKind]:
+    """Every kind: built in, declared by installed packages (loaded now), registered."""
     _load_builtin()
+    for prefix in list(_entry_points()):
+        try:
+            _load_entry_point(prefix)
+        except AgentSpecError:
+            pass  # a broken plug-in is reported when its prefix is asked for
     return list(_KINDS.values())
+
+
+def _entry_points() -> dict:
+    from importlib.metadata import entry_points
+
+    return {ep.name.lower(): ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _load_entry_point(prefix: str) -> AgentKind | None:
+    """The kind an installed package declares for ``prefix`` (loaded and registered now)."""
+    if prefix in _KINDS:
+        return _KINDS[prefix]
+    ep = _entry_points().get(prefix)
+    if ep is None:
+        return None
+    try:
+        factory = ep.load()
+    except Exception as e:  # noqa: BLE001 - a plug-in that does not import is a bad spec, not a crash
+        raise AgentSpecError(f"agent kind {prefix!r} (entry point {ep.value}) does not load: "
+                             f"{type(e).__name__}: {e}") from None
+    if not callable(factory):
+        raise AgentSpecError(f"agent kind {prefix!r}: entry point {ep.value} is not a factory (arg, seed) -> agent")
+    doc = (getattr(factory, "__doc__", None) or "").strip().splitlines()
+    summary = getattr(factory, "summary", None) or (doc[0] if doc else f"agent from {ep.value}")
+    kind = AgentKind(prefix, summary, factory, "entry point")
+    _KINDS[prefix] = kind
+    return kind
+
+
+def _kind(prefix: str) -> AgentKind | None:
+    _load_builtin()
+    return _KINDS.get(prefix) or _load_entry_point(prefix)
+
+
+def shipped_kinds(specs: list[str] | tuple[str, ...]) -> tuple[AgentKind, ...]:
+    """The kinds registered at run time (:func:`register`) that ``specs`` use, team members
+    included: what a worker process or a Ray task must :func:`install` before it builds
+    these agents. Built-in and entry-point kinds are found there on their own."""
+    out: dict[str, AgentKind] = {}
+    for spec in specs:
+        members = team_members(spec) or (spec,)
+        for member in members:
+            prefix = member.strip().partition(":")[0].lower()
+            kind = _KINDS.get(prefix)
+            if kind is not None and kind.origin == "runtime":
+                out[prefix] = kind
+    return tuple(out.values())
+
+
+def install(kinds: tuple[AgentKind, ...] | list[AgentKind]) -> None:
+    """Register ``kinds`` here (in a worker: the parent's run-time registrations)."""
+    for kind in kinds:
+        _KINDS[kind.prefix] = kind
+
+
+def importable_by_reference(kind: AgentKind) -> bool:
+    """Whether a spawned process can unpickle ``kind``'s factory by reference (its module
+    has a file to import: not a REPL, a notebook, ``python -c``, nor a lambda or a nested
+    function)."""
+    import pickle
+    import sys
+
+    factory = kind.factory
+    module = getattr(factory, "__module__", None)
+    if module is None or "<locals>" in getattr(factory, "__qualname__", "<locals>"):
+        return False
+    if module == "__main__" and not getattr(sys.modules.get("__main__"), "__file__", None):
+        return False
+    try:
+        pickle.dumps(factory)
+    except Exception:  # noqa: BLE001 - any pickling failure means: not by reference
+        return False
+    return True
 
 
 TEAM_SEPARATOR = "+"
@@ -123,11 +233,18 @@ def _make_member(member: str, seed: int, team: str) -> Agent:
 
 def _make_single(spec: str, seed: int, team: str | None = None) -> Agent:
     prefix, _, arg = spec.partition(":")
-    kind = _KINDS.get(prefix.lower())
+    kind = _kind(prefix.lower())
     if kind is None:
-        names = ", ".join(sorted(_KINDS))
+        names = ", ".join(sorted({*_KINDS, *_entry_points()}))
         where = "" if team is None else f" in team {team!r}"
-        raise AgentSpecError(f"unknown agent {spec!r}{where}; known kinds: {names}")
+        hint = ""
+        if prefix.lower() in _OWN_ENTRY_POINTS:
+            hint = (f"; bidlab declares {prefix.lower()!r} as an entry point, which this installation's "
+                    "metadata lacks: reinstall bidlab (pip install -e .), or import bidlab.search first")
+        else:
+            hint = ("; a kind of your own: register() it, load its module with --import MODULE, or install "
+                    f"a package declaring it in the {ENTRY_POINT_GROUP!r} entry-point group")
+        raise AgentSpecError(f"unknown agent {spec!r}{where}; known kinds: {names}{hint}")
     agent = kind.factory(arg, seed)
     agent.name = spec
     return agent
@@ -171,6 +288,6 @@ def _load_builtin() -> None:
     if _BUILTIN_LOADED:
         return
     _BUILTIN_LOADED = True
-    _KINDS.setdefault("random", AgentKind("random", "uniformly random legal calls (random:SEED)", _random))
-    _KINDS.setdefault("sayc", AgentKind("sayc", "rule-based Standard American Yellow Card bidder", _sayc))
-    _KINDS.setdefault("nn", AgentKind("nn", "neural policy: nn:PATH[:greedy|sample]", _neural))
+    _KINDS.setdefault("random", AgentKind("random", "uniformly random legal calls (random:SEED)", _random, "builtin"))
+    _KINDS.setdefault("sayc", AgentKind("sayc", "rule-based Standard American Yellow Card bidder", _sayc, "builtin"))
+    _KINDS.setdefault("nn", AgentKind("nn", "neural policy: nn:PATH[:greedy|sample]", _neural, "builtin"))

@@ -24,6 +24,7 @@ from bidlab.cli import web as _web  # noqa: E402,F401,I001  (registers serve)
 from bidlab.cli import learn as _learn  # noqa: E402,I001
 from bidlab.cli import search as _search  # noqa: E402,I001  (registers explain)
 from bidlab.cli import meaning as _meaning  # noqa: E402,F401,I001  (registers meaning)
+from bidlab.cli import results as _results  # noqa: E402,F401,I001  (registers results)
 app.add_typer(_search.belief_app, name="belief")
 app.add_typer(_learn.data_app, name="data")
 app.add_typer(_learn.train_app, name="train")
@@ -48,8 +49,55 @@ def _version(value: bool) -> None:
 def _root(
     version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
                                  help="Print bidlab's version and exit."),
+    imports: list[str] = typer.Option(None, "--import", metavar="MODULE",
+                                      help="Import MODULE first, so that the agent kinds it registers can be "
+                                      "named in specs; repeatable, and accepted after any command too "
+                                      "(`bidlab match --import mybots mybot:1 sayc`)."),
 ) -> None:
     """Bidding agents for bridge and Spades: deal, score, solve, train, match and play."""
+    import_modules(imports or [])
+
+
+def import_modules(modules: list[str]) -> None:
+    """Import each module (the current folder first on the path, as ``python -m`` does):
+    its ``register()`` calls add agent kinds here, and worker processes re-import it when
+    they unpickle its factories."""
+    import importlib
+    import os
+    import sys
+
+    from bidlab.errors import BidlabError
+
+    if modules and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError as e:
+            raise BidlabError(f"--import {name}: {e}") from None
+        except Exception as e:  # noqa: BLE001 - the user's module failed: say so in one line
+            raise BidlabError(f"--import {name}: the module failed while importing: {type(e).__name__}: {e}") from None
+
+
+def split_imports(argv: list[str]) -> tuple[list[str], list[str]]:
+    """``argv`` without its ``--import MODULE`` (or ``--import=MODULE``) options, wherever
+    they stand, and those modules: every command that takes agent specs accepts them."""
+    rest, modules, i = [], [], 0
+    while i < len(argv):
+        word = argv[i]
+        if word == "--":
+            rest.extend(argv[i:])
+            break
+        if word == "--import" and i + 1 < len(argv):
+            modules.append(argv[i + 1])
+            i += 2
+            continue
+        if word.startswith("--import="):
+            modules.append(word.partition("=")[2])
+        else:
+            rest.append(word)
+        i += 1
+    return rest, modules
 
 
 def _one_line(message: str) -> str:
@@ -124,6 +172,8 @@ def main(argv: list[str] | None = None) -> None:
 
     _stop.take_said()
     try:
+        argv, modules = split_imports(sys.argv[1:] if argv is None else list(argv))
+        import_modules(modules)
         with _unwrapped_when_piped():
             rc = app(args=argv, standalone_mode=False)
         if rc == 130 and not _stop.take_said():  # Ctrl-C: typer exits 130 without a word
@@ -146,4 +196,7 @@ def main(argv: list[str] | None = None) -> None:
         fail(f"is a directory, not a file: {e.filename or e}")
     except NotADirectoryError as e:
         fail(f"a part of this path is a file, not a folder: {e.filename or e}")
+    except OSError as e:  # a folder that cannot be made (/proc/x, a read-only disk, a full disk): one line
+        where = f": {e.filename}" if e.filename else ""
+        fail(f"{e.strerror or e}{where}")
     sys.exit(rc if isinstance(rc, int) else 0)

@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 
 from bidlab.cli import app
+from bidlab.cli.results import register_option
 from bidlab.runtime.progress import from_counts, plural, progress_display
 
 console = Console()
@@ -28,7 +29,10 @@ def match(
                                 "(Ray tasks; same results)."),
     ray_address: str = typer.Option(None, help="Existing Ray cluster (HOST:PORT or auto) for --backend ray; "
                                     "default: start a local Ray instance."),
-    chunk_size: int = typer.Option(50, min=1, help="Boards per chunk: the unit of progress and of resuming."),
+    chunk_size: int = typer.Option(None, min=1, help="Boards per chunk: the unit of progress and of what Ctrl-C "
+                                   "keeps (default: 50, or 2 when an agent searches at each call; a stored match "
+                                   "keeps its own)."),
+    register: str = register_option(),
 ) -> None:
     """Play a duplicate match scored by double dummy; prints IMPs/board for A ± SE.
 
@@ -36,27 +40,64 @@ def match(
     scored with declarer taking its double-dummy tricks. Rerunning the same command resumes
     an interrupted match."""
     from bidlab.agents.specs import check_agent_spec
+    from bidlab.cli import _stop
     from bidlab.eval.doubled import doubled_contracts, doubled_line
-    from bidlab.eval.match import Match, MatchConfig, match_folder
+    from bidlab.eval.fingerprint import agent_fingerprint
+    from bidlab.eval.match import (
+        Match,
+        MatchConfig,
+        default_chunk_size,
+        match_folder,
+        stored_chunk_size,
+        stored_prefix,
+        summarize,
+    )
     from bidlab.runtime.executor import cli_executor
 
     # Both agents are built once before the output folder is made, so a bad spec leaves nothing.
     agent_a, agent_b = check_agent_spec(agent_a), check_agent_spec(agent_b)
     executor = cli_executor(backend, workers, ray_address)
-    cfg = MatchConfig(agent_a, agent_b, split, boards, seed, None if store is None else str(store), chunk_size)
+    store_s = None if store is None else str(store)
     if out is None:
-        out = match_folder(cfg)
+        out = match_folder(MatchConfig(agent_a, agent_b, split, boards, seed, store_s))
+    chunk_size = chunk_size or stored_chunk_size(out) or default_chunk_size(agent_a, agent_b)
+    cfg = MatchConfig(agent_a, agent_b, split, boards, seed, store_s, chunk_size)
+    prefix = stored_prefix(out, cfg)
+    if prefix is not None:  # the first boards of a larger stored match: read, nothing played or written
+        console.print(f"read the first {plural(boards, 'board')} of the larger match stored in {out} "
+                      "(the same deals, seeds and agents)", highlight=False)
+        summary = summarize(prefix, agent_a, agent_b)
+        console.print(summary.line(), highlight=False)
+        if register:
+            from bidlab.eval.measurements import record_match
+
+            fps = {agent_a: agent_fingerprint(agent_a), agent_b: agent_fingerprint(agent_b)}
+            console.print(f"registered {record_match(register, cfg, summary, fps).name} in the results registry",
+                          highlight=False)
+        return
     m = Match(cfg, out)
     already = m.boards_done()
     if already:
         console.print(f"resuming {out}: {already} of {plural(boards, 'board')} already played",
                       highlight=False)
-    with progress_display(console) as display:
-        task = display.task("match boards")
-        summary = m.run(workers=workers, progress=from_counts(task), executor=executor, note=task.note)
+    try:
+        with progress_display(console) as display:
+            task = display.task("match boards")
+            summary = m.run(workers=workers, progress=from_counts(task), executor=executor, note=task.note)
+    except KeyboardInterrupt:
+        kept = m.boards_done()
+        _stop.stopped(Console(stderr=True, soft_wrap=True),
+                      f"stopped; {kept} of {plural(boards, 'board')} finished and saved; rerun the same command to "
+                      "resume" if kept else "stopped; no board had finished, so nothing was saved")
     console.print(summary.line(), highlight=False)
     console.print(doubled_line(doubled_contracts(m.records(), agent_a, agent_b)), highlight=False)
     console.print(f"results: {out}/results.jsonl, auctions: {out}/auctions.pbn", highlight=False)
+    if register:
+        from bidlab.eval.measurements import record_match
+
+        entry = record_match(register, cfg, summary, {cfg.agent_a: m.fingerprints["a"],
+                                                      cfg.agent_b: m.fingerprints["b"]})
+        console.print(f"registered {entry.name} in the results registry", highlight=False)
 
 
 @app.command()
@@ -81,6 +122,7 @@ def agree(
                                   "(default sayc)."),
     deals: int = typer.Option(2000, min=1, help="Fresh random deals to bid (self-play, the agent at all four seats)."),
     seed: int = typer.Option(0, min=0, help="Seed of the fresh deals (and of the agents' randomness)."),
+    register: str = register_option(),
 ) -> None:
     """Readability: how often AGENT makes the call the reference (SAYC) would make.
 
@@ -96,6 +138,11 @@ def agree(
     with console.status(f"bidding {deals} deals"):
         result = agreement(agent, reference, deals=deals, seed=seed)
     console.print(result.line(), highlight=False)
+    if register:
+        from bidlab.eval.measurements import record_agreement
+
+        entry = record_agreement(register, result)
+        console.print(f"registered {entry.name} in the results registry", highlight=False)
 
 
 @app.command()

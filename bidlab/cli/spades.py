@@ -369,7 +369,8 @@ def play(
     lose: int = typer.Option(-100, help="Losing goal."),
     seed: int = typer.Option(None, help="Seed for the deals (random if omitted)."),
 ) -> None:
-    """Play a game of Spades in the terminal: you sit South, partner North, bots East and West."""
+    """Play a game of Spades in the terminal: you sit South; the three bots are your partner North
+    and the opponents East and West."""
     from bidlab.spades.game import play_game
     from bidlab.spades.human import HumanBidderPlayer
     from bidlab.spades.registry import make_bidder, make_player

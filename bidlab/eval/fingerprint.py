@@ -11,7 +11,14 @@ new agent's. The fingerprint hashes what decides the agent's calls:
 - a search agent: its policy's fingerprint and its belief and trick nets' weights (its
   search settings are in the spec, and a match is stored under its spec already);
 - a team: its members' fingerprints, in seat order;
-- a rule-based agent: the source files of the package its class lives in (the SAYC rules).
+- a rule-based agent of bidlab: the source files of the package its class lives in (the SAYC rules);
+- any other agent (yours): its own ``fingerprint()`` when it has one (a hash of its weights
+  file, say), else the source file of its class and the state it holds (every torch module's
+  weights, every numpy array), so that new weights loaded into the same code are a new agent.
+
+An agent whose code cannot be read (defined in a REPL, a notebook or ``python -c``) and that
+has no ``fingerprint()`` has no fingerprint: :func:`agent_fingerprint` returns None, a match
+says so once and never reuses stored results for it.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import hashlib
 import inspect
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from bidlab.agents.neural import NeuralAgent
@@ -28,15 +36,33 @@ from bidlab.agents.team import TeamPolicy
 from bidlab.search.agents import SearchAgent
 
 
-def agent_fingerprint(spec: str) -> str:
-    """A 16-hex-digit hash of what the agent ``spec`` names now (see the module docstring)."""
+class NoFingerprint(Exception):
+    """An agent whose code cannot be read and that supplies no fingerprint of its own."""
+
+
+def agent_fingerprint(spec: str) -> str | None:
+    """A 16-hex-digit hash of what the agent ``spec`` names now (see the module docstring),
+    or None when the agent has no computable fingerprint."""
     h = hashlib.sha256()
-    _feed(h, make_agent(spec, seed=0))
+    try:
+        _feed(h, make_agent(spec, seed=0))
+    except NoFingerprint:
+        return None
     return h.hexdigest()[:16]
 
 
+def _bidlab_class(agent) -> bool:
+    return type(agent).__module__.split(".")[0] == "bidlab"
+
+
 def _feed(h, agent) -> None:
-    if isinstance(agent, TeamPolicy):
+    own = getattr(agent, "fingerprint", None)
+    if callable(own) and not _bidlab_class(agent):
+        value = own()
+        if not isinstance(value, str) or not value:
+            raise NoFingerprint(f"{type(agent).__qualname__}.fingerprint() must return a non-empty str")
+        h.update(b"own:" + value.encode())
+    elif isinstance(agent, TeamPolicy):
         for member in agent.members:
             h.update(b"member:")
             _feed(h, member)
@@ -52,12 +78,33 @@ def _feed(h, agent) -> None:
         if agent.sayc_margin is not None:  # anchored to SAYC at play time: the rules bid too
             h.update(f"sayc_margin:{agent.sayc_margin!r}".encode())
             _feed(h, agent.sayc)
-    else:
+    elif _bidlab_class(agent):
         # rules: the calls are a function of the code of the bidder's package
         source = Path(inspect.getfile(type(agent)))
         h.update(b"code:" + type(agent).__qualname__.encode())
         for path in sorted(source.parent.glob("*.py")):
             h.update(path.name.encode() + path.read_bytes())
+    else:
+        _feed_custom(h, agent)
+
+
+def _feed_custom(h, agent) -> None:
+    """An agent from outside bidlab without its own fingerprint: its class's source file and
+    the weights it holds. Its folder's other files are not read: they may be anything."""
+    try:
+        source = Path(inspect.getfile(type(agent)))
+        code = source.read_bytes()
+    except (OSError, TypeError):  # defined in a REPL or `python -c`: no source to hash
+        raise NoFingerprint(type(agent).__qualname__) from None
+    h.update(b"custom:" + type(agent).__qualname__.encode() + code)
+    for name, value in sorted(vars(agent).items()) if hasattr(agent, "__dict__") else ():
+        if isinstance(value, torch.nn.Module):
+            h.update(b"module:" + name.encode())
+            _feed_weights(h, value)
+        elif isinstance(value, torch.Tensor):
+            h.update(b"tensor:" + name.encode() + value.detach().cpu().contiguous().numpy().tobytes())
+        elif isinstance(value, np.ndarray):
+            h.update(b"array:" + name.encode() + np.ascontiguousarray(value).tobytes())
 
 
 def _feed_weights(h, net: torch.nn.Module | None) -> None:

@@ -16,24 +16,24 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bidlab.agents.registry import team_members
 from bidlab.errors import BidlabError
 from bidlab.eval.fingerprint import agent_fingerprint
-from bidlab.eval.match import Match, MatchConfig, MatchSummary, changed_agents, match_folder, summarize
+from bidlab.eval.match import (  # noqa: F401  (SEARCH_KINDS, is_search_agent: re-exported for the CLI)
+    SEARCH_KINDS,
+    Match,
+    MatchConfig,
+    MatchSummary,
+    changed_agents,
+    describe_config,
+    is_search_agent,
+    match_folder,
+    summarize,
+)
 from bidlab.eval.ratings import PairResult
-
-#: Spec prefixes of the agents that search at each call (minutes per board on a CPU).
-SEARCH_KINDS = ("bmcs", "mcs", "jps")
 
 
 class LeagueError(BidlabError):
     """A league cannot run as asked."""
-
-
-def is_search_agent(spec: str) -> bool:
-    """Whether ``spec`` (or a member of a team ``A+B``) searches at each call."""
-    members = team_members(spec) or (spec,)
-    return any(m.partition(":")[0].strip().lower() in SEARCH_KINDS for m in members)
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ def plan_league(agents: Sequence[str], boards: int, search_boards: int, *, split
                     continue
                 old = header.get("config")
                 if old != cfg.to_json():
-                    raise LeagueError(f"{folder} holds a different match ({old}); move it aside, or rerun "
+                    raise LeagueError(f"{folder} holds a different match ({describe_config(old)}); move it aside, or rerun "
                                       "the league with the settings it was played with")
                 changed = changed_agents(header, cfg, {"a": fingerprints[cfg.agent_a],
                                                        "b": fingerprints[cfg.agent_b]})

@@ -25,6 +25,7 @@ import os
 import queue
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -34,12 +35,12 @@ import numpy as np
 
 import bidlab
 import bidlab.search  # noqa: F401  (registers the bmcs:, mcs: and jps: agent kinds, here and in worker processes)
-from bidlab.agents.registry import make_agent, team_members
+from bidlab.agents.registry import importable_by_reference, install, make_agent, shipped_kinds, team_members
 from bidlab.bridge.auction import Auction
-from bidlab.bridge.board import Board, board_dealer, board_vulnerability
+from bidlab.bridge.board import Board, Vulnerability, board_dealer, board_vulnerability
 from bidlab.bridge.records import BoardRecord, Tag
 from bidlab.bridge.scoring import imps
-from bidlab.cards import Deal
+from bidlab.cards import Deal, Seat
 from bidlab.dd import par
 from bidlab.envs.rollout import Decision, Scores, duplicate
 from bidlab.envs.state import AuctionState, step_
@@ -93,6 +94,50 @@ class MatchSummary:
                 f"IMPs/board for {self.agent_a} over {plural(self.boards, 'board')}; vs par: "
                 f"{self.agent_a} {fmt(self.a_vs_par, signed=True)}, {self.agent_b} {fmt(self.b_vs_par, signed=True)} "
                 "IMPs/table")
+
+
+#: Agent kinds that search at every call: seconds a call, where a net takes microseconds.
+SEARCH_KINDS = ("bmcs", "mcs", "jps")
+
+#: Boards per chunk: a chunk is the unit of progress and of what Ctrl-C keeps. Fast agents
+#: bid 50 boards in well under a second; a searching agent takes seconds a board, so its
+#: chunks hold 2 boards (each a few seconds to a minute of work) and finished boards are kept.
+FAST_CHUNK_BOARDS = 50
+SLOW_CHUNK_BOARDS = 2
+
+
+def is_search_agent(spec: str) -> bool:
+    """Whether ``spec`` (or a member of a team ``A+B``) searches at each call."""
+    members = team_members(spec) or (spec,)
+    return any(m.partition(":")[0].strip().lower() in SEARCH_KINDS for m in members)
+
+
+def default_chunk_size(agent_a: str, agent_b: str) -> int:
+    """Boards per chunk for a match of these agents, sized by the time they take (above)."""
+    slow = is_search_agent(agent_a) or is_search_agent(agent_b)
+    return SLOW_CHUNK_BOARDS if slow else FAST_CHUNK_BOARDS
+
+
+def describe_config(cfg: dict | None) -> str:
+    """A stored match's settings in words: ``'nn:rl' vs 'sayc', 200 boards of the test split, seed 0``."""
+    if not isinstance(cfg, dict):
+        return "settings unreadable"
+    try:
+        words = (f"{cfg['agent_a']!r} vs {cfg['agent_b']!r}, {plural(int(cfg['boards']), 'board')} of the "
+                 f"{cfg['split']} split, seed {cfg['seed']}, chunks of {cfg['chunk_size']}")
+    except (KeyError, TypeError, ValueError):
+        return "settings unreadable"
+    return words + (f", deal store {cfg['store']}" if cfg.get("store") else "")
+
+
+def stored_chunk_size(folder: str | os.PathLike) -> int | None:
+    """The chunk size of the match stored in ``folder`` (None if none is), so that a rerun
+    without ``--chunk-size`` resumes it as it was cut."""
+    try:
+        size = json.loads((Path(folder) / "match.json").read_text())["config"]["chunk_size"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return size if isinstance(size, int) and size >= 1 else None
 
 
 def match_folder(cfg: MatchConfig, root: str | os.PathLike = "results") -> Path:
@@ -227,7 +272,8 @@ def _room_record(room: str, end: AuctionState, scores: Scores, i: int) -> dict:
 
 
 def _run_chunk(args) -> tuple[int, list[dict]]:
-    cfg_dict, chunk, numbers, deals, dd, ids, channel = args
+    cfg_dict, chunk, numbers, deals, dd, ids, channel, kinds = args
+    install(kinds)  # the kinds registered in the parent at run time (a no-op in the parent itself)
     report = None
     if channel is not None:  # a queue back to the parent (a Manager's proxy across processes)
         last = [0.0, -1]
@@ -283,13 +329,36 @@ def _progress_channel(backend: str | None, heard: Callable[[tuple], None]) -> It
             manager.shutdown()
 
 
-def changed_agents(stored: dict, cfg: MatchConfig, fingerprints: dict[str, str]) -> list[str]:
+def changed_agents(stored: dict, cfg: MatchConfig, fingerprints: dict[str, str | None]) -> list[str]:
     """The specs of ``cfg`` whose agent is no longer the one a stored match (its
     ``match.json``) was played with; a match stored before fingerprints were kept is
-    taken as it is."""
+    taken as it is. An agent without a fingerprint (defined in a REPL) counts as changed:
+    nothing tells that the stored games are its own."""
     old = stored.get("fingerprints") or {}
     return [spec for side, spec in (("a", cfg.agent_a), ("b", cfg.agent_b))
-            if side in old and old[side] != fingerprints[side]]
+            if fingerprints[side] is None or (side in old and old[side] != fingerprints[side])]
+
+
+def _reachable_executor(executor: ExecutorConfig, kinds) -> ExecutorConfig:
+    """``executor``, or threads in this process when a kind registered here cannot reach a
+    spawned worker process: its factory has no module to import it from (defined in a REPL,
+    a notebook or ``python -c``). Pickling the code itself is left to Ray (which does so by
+    value with cloudpickle); a local worker is never sent code by value."""
+    if executor.backend != "process" or all(importable_by_reference(k) for k in kinds):
+        return executor
+    return ExecutorConfig("thread", executor.workers, executor.ray_address)
+
+
+_SAID_NO_FINGERPRINT: set[str] = set()
+
+
+def _say_no_fingerprint(spec: str) -> None:
+    """Warn once per agent that its matches cannot be checked nor reused."""
+    if spec not in _SAID_NO_FINGERPRINT:
+        _SAID_NO_FINGERPRINT.add(spec)
+        warnings.warn(f"agent {spec!r} has no fingerprint (its code cannot be read, e.g. it was defined in a "
+                      "REPL, and it has no fingerprint() of its own): its stored matches are never reused",
+                      stacklevel=3)
 
 
 class Match:
@@ -301,7 +370,12 @@ class Match:
         self.deals, self.dd, self.ids = select_deals(cfg)
         self.numbers = np.arange(1, cfg.boards + 1)
         self.n_chunks = math.ceil(cfg.boards / cfg.chunk_size)
+        # kinds registered here at run time travel with every chunk to the worker processes
+        self.kinds = shipped_kinds([cfg.agent_a, cfg.agent_b])
         self.fingerprints = {"a": agent_fingerprint(cfg.agent_a), "b": agent_fingerprint(cfg.agent_b)}
+        for side, spec in (("a", cfg.agent_a), ("b", cfg.agent_b)):
+            if self.fingerprints[side] is None:
+                _say_no_fingerprint(spec)
         self._check_or_write_header()
 
     @property
@@ -327,13 +401,16 @@ class Match:
                 raise MatchError(f"{path} is not a bidlab match file ({e}); use another --out") from None
             if old.get("config") != self.cfg.to_json() or old.get("deal_ids") != self.header["deal_ids"]:
                 raise MatchError(
-                    f"{self.out} holds a different match ({old.get('config')}); "
-                    "use another --out folder, or delete it to start over"
+                    f"{self.out} holds a different match ({describe_config(old.get('config'))}); this one is "
+                    f"{describe_config(self.cfg.to_json())}: use another --out folder, or delete it to start over"
                 )
             changed = changed_agents(old, self.cfg, self.fingerprints)
             if changed:
-                raise MatchError(f"{self.out} holds games of an earlier {changed[0]!r}: the agent has changed "
-                                 "since (other weights or rules); move the folder aside or use another --out")
+                side = "a" if changed[0] == self.cfg.agent_a else "b"
+                why = ("it has no fingerprint, so stored games are never reused" if self.fingerprints[side] is None
+                       else "the agent has changed since (other weights or rules)")
+                raise MatchError(f"{self.out} holds games of an earlier {changed[0]!r}: {why}; "
+                                 "move the folder aside or use another --out")
         elif self.out.exists() and any(self.out.iterdir()):
             raise MatchError(f"{self.out} is not empty and holds no match.json; use another --out folder")
         else:
@@ -361,7 +438,7 @@ class Match:
         ``executor`` (default: ``workers`` processes) says where chunks are played, e.g. as
         Ray tasks; the results do not depend on it (each chunk's agents are seeded by the
         match seed and the chunk number), nor on whether progress is followed."""
-        executor = executor or ExecutorConfig(workers=workers)
+        executor = _reachable_executor(executor or ExecutorConfig(workers=workers), self.kinds)
         pending = self.pending()
         done = self.cfg.boards - sum(self._chunk_len(k) for k in pending)
         if progress:
@@ -371,10 +448,16 @@ class Match:
         finished: set[int] = set()
         lock = threading.Lock()
 
+        # Only a searching agent takes long enough over a board for a note to help: the calls
+        # made so far show it moving before its first board ends. A net's chunk is over in
+        # well under a second, and a count of calls in flight would only vary from run to run.
+        slow = is_search_agent(self.cfg.agent_a) or is_search_agent(self.cfg.agent_b)
+        note = note if slow else None
+
         def show() -> None:
             if note:  # first, so that a line printed for the progress shows the current note
                 calls = sum(c for _, c in running.values())
-                note(f"{plural(calls, 'call')} made in the running chunks" if running else "")
+                note(f"{plural(calls, 'call')} bid so far in the boards being played" if running else "")
             if progress:
                 progress(state["done"] + sum(b for b, _ in running.values()), self.cfg.boards)
 
@@ -396,6 +479,8 @@ class Match:
 
         with _progress_channel(executor.backend if (progress or note) and pending else None, heard) as channel:
             run_tasks(_run_chunk, [self._task(k, channel) for k in pending], save, executor)
+        if note:
+            note("")  # every board is finished: no calls in flight
         return self.finish()
 
     def _chunk_len(self, k: int) -> int:
@@ -403,7 +488,7 @@ class Match:
 
     def _task(self, k: int, channel=None):
         s = slice(k * self.cfg.chunk_size, min((k + 1) * self.cfg.chunk_size, self.cfg.boards))
-        return (self.cfg.to_json(), k, self.numbers[s], self.deals[s], self.dd[s], self.ids[s], channel)
+        return (self.cfg.to_json(), k, self.numbers[s], self.deals[s], self.dd[s], self.ids[s], channel, self.kinds)
 
     def records(self) -> list[dict]:
         """Every finished board in board order (each chunk's checksum checked)."""
@@ -486,6 +571,35 @@ def _unfinished(folder: Path) -> str:
             f"bidlab match '{cfg.agent_a}' '{cfg.agent_b}' {' '.join(opts)} --out {folder}")
 
 
+def stored_prefix(folder: str | os.PathLike, cfg: MatchConfig) -> list[dict] | None:
+    """The records of ``cfg``'s match read from a larger match stored in ``folder``, or None.
+
+    A match of fewer boards with the same agents, split, seed, store and chunk size plays
+    exactly the first boards of the larger one: its deals are a prefix of the same seeded
+    sample, and each chunk's agents are seeded by the match seed and the chunk number. So when
+    ``cfg.boards`` is a whole number of chunks, all finished in ``folder`` by the same agents
+    (fingerprints), those chunks are its results, and nothing needs to be played or written."""
+    try:
+        old = json.loads((Path(folder) / "match.json").read_text())
+        stored = MatchConfig(**old["config"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    rest = {k: v for k, v in cfg.to_json().items() if k != "boards"}
+    if {k: v for k, v in stored.to_json().items() if k != "boards"} != rest or stored.boards <= cfg.boards \
+            or cfg.boards % cfg.chunk_size:
+        return None
+    if old.get("deal_ids", [])[: cfg.boards] != select_deals(cfg)[2].astype(int).tolist():
+        return None
+    fingerprints = {"a": agent_fingerprint(cfg.agent_a), "b": agent_fingerprint(cfg.agent_b)}
+    if changed_agents(old, cfg, fingerprints):
+        return None
+    whole = Match(stored, folder)
+    chunks = range(cfg.boards // cfg.chunk_size)
+    if set(whole.pending()) & set(chunks):
+        return None
+    return [r for k in chunks for r in whole.chunks.read_records(k)]
+
+
 def load_results(path: str | os.PathLike) -> tuple[dict, list[dict]]:
     """Read a results.jsonl (or the folder holding one): (header, per-board records)."""
     p = Path(path)
@@ -502,6 +616,37 @@ def load_results(path: str | os.PathLike) -> tuple[dict, list[dict]]:
         records = [json.loads(x) for x in lines[1:]]
     except (IndexError, json.JSONDecodeError) as e:
         raise MatchError(f"{p} is not a bidlab results file ({e})") from None
+    if header.get("type") == "bidlab-bluechip":
+        return bluechip_as_match(header, records)
     if header.get("type") != "bidlab-match":
-        raise MatchError(f"{p} is not a bidlab results file (no bidlab-match header)")
+        raise MatchError(f"{p} is not a bidlab results file (no bidlab-match or bidlab-bluechip header)")
     return header, records
+
+
+def bluechip_as_match(header: dict, lines: list[dict]) -> tuple[dict, list[dict]]:
+    """A Blue Chip team match's ``results.jsonl`` (``bidlab bluechip serve --out``) as a
+    match's (header, records): the team North-South in the open room is A, as in a match;
+    boards finished in both rooms only. Its own fields (``imps_team1``, the played scores,
+    the card play) stay in each record."""
+    teams = header.get("teams") or {}
+    a = str(teams.get("open", {}).get("ns", "team 1"))
+    b = str(teams.get("open", {}).get("ew", "team 2"))
+    records = []
+    for line in lines:
+        if not all(isinstance(line.get(room), dict) for room in ("open", "closed")) or "imps_team1" not in line:
+            continue
+        vul = Vulnerability.parse(line["vulnerability"]) if line.get("vulnerability") else \
+            board_vulnerability(int(line["board"]))
+        dealer = Seat.parse(line["dealer"]) if line.get("dealer") else board_dealer(int(line["board"]))
+        p = par(np.asarray(line["dd"]), vul, dealer).score
+        rooms = {room: {k: line[room].get(k) for k in ("room", "auction", "contract", "declarer", "tricks", "ns_score")}
+                 for room in ("open", "closed")}
+        records.append(dict(line, deal_id=line.get("deal_id"), par_ns=int(p), imps_a=int(line["imps_team1"]),
+                            a_vs_par=[imps(rooms["open"]["ns_score"] - p), imps(p - rooms["closed"]["ns_score"])],
+                            **{room: dict(line[room], **rooms[room]) for room in rooms}))
+    cfg = header.get("config") or {}
+    match_header = {"type": "bidlab-match", "source": "bidlab-bluechip", "version": header.get("version"),
+                    "config": {"agent_a": a, "agent_b": b, "split": "bluechip", "boards": len(records),
+                               "seed": cfg.get("seed"), "store": None, "chunk_size": None},
+                    "bluechip": header}
+    return match_header, records

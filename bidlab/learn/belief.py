@@ -305,6 +305,8 @@ def train_belief(out: str | Path, cfg: BeliefConfig, progress: Callable[[dict], 
             state["best_bce"] = bce
             save_model(out / "model", net, {
                 "trained_on": "self-play of the policy on TRAIN deals of the shipped DD store", **cfg.data_key(),
+                # which generation of the policy it read: a name such as "rl" moves on when a new one ships
+                "policy_sha256": policy_weights_hash(cfg.policy),
                 "pairs": int(len(train_rows)), "heldout_pairs": int(len(held_rows)), "heldout_bce": bce,
                 "heldout_uniform_bce": uniform_bce, "epoch": state["epoch"], "epochs": cfg.epochs, "lr": cfg.lr,
                 "batch_size": cfg.batch_size})
@@ -313,6 +315,16 @@ def train_belief(out: str | Path, cfg: BeliefConfig, progress: Callable[[dict], 
             progress({"epoch_done": state["epoch"], "heldout_bce": bce, "uniform_bce": uniform_bce,
                       "pairs": int(len(train_rows))})
     return state
+
+
+def policy_weights_hash(name_or_path: str) -> str:
+    """sha256 of the policy's weights file: what names the generation a belief was trained
+    on (``rl`` is whichever ``nn:rl`` ships; the hash matches one file in models/history/)."""
+    import hashlib
+
+    from bidlab.agents.neural import resolve_model
+
+    return hashlib.sha256(resolve_model(name_or_path, kind="policy").read_bytes()).hexdigest()
 
 
 def load_belief(name_or_path: str = "belief", device: str = "cpu") -> BeliefNet:

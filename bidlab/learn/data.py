@@ -180,6 +180,19 @@ def from_state(end: AuctionState) -> AuctionArrays:
                          end.history[:, :width].copy(), end.length.astype(np.int16))
 
 
+def _check_resumed_sizes(aset: AuctionSet, boards: int, shard_size: int) -> None:
+    """A set resumed with another ``boards`` would keep shards of the old size (its last
+    shard short or long) and report the new size as done: say so instead, before any work."""
+    for s in aset.shards:
+        want = max(0, min(shard_size, boards - s.index * shard_size))
+        if s.count != want:
+            held = len(aset)
+            raise AuctionSetError(
+                f"{aset.path} holds {held} boards from an earlier run of another --boards; its shard {s.index} "
+                f"has {s.count} boards where --boards {boards} needs {want}, and finished shards are never rebid: "
+                f"rerun with that run's --boards, or bid {boards} boards into another --out folder")
+
+
 def generate_expert(out: str | os.PathLike, boards: int, *, teacher: str = "sayc", seed: int = 0,
                     shard_size: int = 5000, workers: int = 2,
                     progress: Callable[[int, int], None] | None = None,
@@ -197,6 +210,7 @@ def generate_expert(out: str | os.PathLike, boards: int, *, teacher: str = "sayc
     source = {"kind": "expert", "teacher": teacher, "seed": seed, "shard_size": shard_size}
     aset = AuctionSet.open_or_create(out, source)
     n_shards = -(-boards // shard_size)
+    _check_resumed_sizes(aset, boards, shard_size)
     tasks = [(teacher, seed, k, min(shard_size, boards - k * shard_size), k * shard_size + 1, tuple(agent_modules))
              for k in range(n_shards) if not aset.has_shard(k)]
     done = boards - sum(t[3] for t in tasks)

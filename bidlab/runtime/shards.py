@@ -419,28 +419,58 @@ class ShardStore:
     @contextmanager
     def _write_lock(self) -> Iterator[None]:
         """Short lock around one write; leftovers of killed writes are removed under it."""
-        fd = _open_lock(self.path / _WRITE_LOCK)
+        lock = self.path / _WRITE_LOCK
+        fd = _acquire(lock, fcntl.LOCK_EX)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
             # Every write happens under this lock, so a temporary file seen now is a leftover.
             for stale in self.path.glob(".*.tmp"):
                 stale.unlink(missing_ok=True)
             yield
         finally:
-            os.close(fd)
+            _release(lock, fd)
 
     @contextmanager
     def exclusive(self) -> Iterator[ShardStore]:
         """Hold the run lock for a whole job: a second job on this store gets :class:`StoreBusyError`."""
-        fd = _open_lock(self.path / _RUN_LOCK)
+        lock = self.path / _RUN_LOCK
         try:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise StoreBusyError("another process is writing this store (lock held)", path=self.path) from None
+            fd = _acquire(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreBusyError("another process is writing this store (lock held)", path=self.path) from None
+        try:
             yield self
         finally:
+            _release(lock, fd)
+
+
+def _acquire(path: Path, flags: int) -> int:
+    """Lock file ``path`` with ``flock(flags)``; returns the open descriptor.
+
+    The holder removes the file when it lets go (a clean run leaves no lock file behind), so a
+    process that waited on the old file may hold a lock on a file no longer at ``path``: it
+    checks that the file it locked is the one at ``path`` now, and otherwise tries again."""
+    while True:
+        fd = _open_lock(path)
+        try:
+            fcntl.flock(fd, flags)
+        except BaseException:
             os.close(fd)
+            raise
+        try:
+            current = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            current = False
+        if current:
+            return fd
+        os.close(fd)
+
+
+def _release(path: Path, fd: int) -> None:
+    """Remove the lock file while still holding it, then let go (see :func:`_acquire`)."""
+    try:
+        path.unlink(missing_ok=True)
+    finally:
+        os.close(fd)
 
 
 def _open_lock(path: Path) -> int:

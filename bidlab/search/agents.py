@@ -10,10 +10,11 @@ MODEL is a policy (a shipped name such as ``sl``/``rl`` or a path); options are 
 ``cpu``): particles, filtering and rollouts are batched, so the paper preset's 1,500
 rollouts a decision are the work a GPU helps with.
 
-Registration: importing :mod:`bidlab.search` registers both kinds with
-:func:`bidlab.agents.registry.register`. The registry sits in the agents layer, below search,
-so it cannot import this module; the layers that build agents from specs and sit above
-search (:mod:`bidlab.eval.match`, the CLI, the web app) import :mod:`bidlab.search`.
+Registration: bidlab's ``pyproject.toml`` declares both factories (and ``jps``) in the
+``bidlab.agents`` entry-point group, so ``make_agent("bmcs:rl")`` finds them with no import
+first, while the registry, in the agents layer below search, never imports this module.
+Importing :mod:`bidlab.search` also registers them with
+:func:`bidlab.agents.registry.register` (the same factories).
 """
 
 from __future__ import annotations
@@ -104,14 +105,15 @@ def build_search_agent(arg: str, seed: int, belief: bool) -> SearchAgent:
         raise AgentSpecError(str(e)) from None
 
 
-def _bmcs(arg: str, seed: int) -> SearchAgent:
+def bmcs_factory(arg: str, seed: int) -> SearchAgent:
+    """belief Monte Carlo search over a policy: bmcs:MODEL[?k=4&rmax=1500&pmin=0.01&rmin=100&dd=net|exact&score=imps|points&preset=paper&anchor=sl&anchor_weight=0.5&device=cuda]"""
     return build_search_agent(arg, seed, belief=True)
 
 
-def _mcs(arg: str, seed: int) -> SearchAgent:
+def mcs_factory(arg: str, seed: int) -> SearchAgent:
+    """Monte Carlo search with uniform deal sampling (BMCS ablation): mcs:MODEL[?options as bmcs]"""
     return build_search_agent(arg, seed, belief=False)
 
 
-register("bmcs", "belief Monte Carlo search over a policy: bmcs:MODEL[?k=4&rmax=1500&pmin=0.01&rmin=100"
-         "&dd=net|exact&score=imps|points&preset=paper&anchor=sl&anchor_weight=0.5&device=cuda]", _bmcs)
-register("mcs", "Monte Carlo search with uniform deal sampling (BMCS ablation): mcs:MODEL[?options as bmcs]", _mcs)
+register("bmcs", bmcs_factory.__doc__, bmcs_factory)
+register("mcs", mcs_factory.__doc__, mcs_factory)
