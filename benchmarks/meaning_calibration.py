@@ -16,7 +16,11 @@ Usage::
     python benchmarks/meaning_calibration.py --agent nn:rl --agent nn:partner --split test \
         --deals 60 --calls 3 --json results/meaning_calibration.json
 
-Prints markdown tables (the ones in docs/meanings.md) and writes the JSON (atomically).
+Prints markdown tables and writes the JSON (atomically). With one ``--agent`` and
+``--register NAME`` the result is stored in the results registry
+(:mod:`bidlab.eval.measurements`), fingerprinted by the agent, the belief net and the reading
+code; docs/meanings.md quotes its tables from there (``bidlab results --write-docs``), and
+``bidlab results --rerun`` runs this script again when any of them changed.
 Choose settings on ``--split validation``; report ``--split test``.
 """
 
@@ -149,7 +153,7 @@ def markdown(r: dict) -> str:
               "| --- | ---: | ---: | ---: |"]
     for b in r["whole_picture"]:
         lines.append(f"| {b['from']:.1f}–{b['to']:.1f} | {b['n']} | {b['stated']:.3f} | {b['real']:.3f} ± {b['se']:.3f} |")
-    lines += ["", f"Mean gap: {r['whole_gap']:.3f}; {r['seconds']:.0f} s."]
+    lines += ["", f"Mean gap: {r['whole_gap']:.3f}."]
     return "\n".join(lines)
 
 
@@ -163,12 +167,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--caller-weight", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", type=Path, help="write the results here (JSON)")
+    ap.add_argument("--register", metavar="NAME", help="store the result in the results registry (one --agent only)")
     args = ap.parse_args(argv)
     if args.deals < 1 or args.calls < 1:
         print("error: --deals and --calls must be at least 1", file=sys.stderr)
         return 2
     if args.json is not None and args.json.is_dir():
         print(f"error: --json {args.json} is a directory", file=sys.stderr)
+        return 2
+    if args.register is not None and len(args.agent or []) != 1:
+        print("error: --register stores one agent's calibration: give exactly one --agent", file=sys.stderr)
         return 2
     results = []
     for spec in args.agent or ["nn:rl", "nn:partner"]:
@@ -183,7 +191,30 @@ def main(argv: list[str] | None = None) -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         write_json_atomic(args.json, {"benchmark": "meaning_calibration", "command": " ".join(sys.argv),
                                       "results": results})
+    if args.register is not None:
+        register(args.register, results[0], args)
     return 0
+
+
+#: What a calibration depends on besides the agent: the belief net and the code that reads calls.
+READING = ("model:belief", "file:search/meaning.py", "file:search/sampler.py")
+
+
+def register(name: str, r: dict, args) -> None:
+    """Store ``r`` as the registry measurement ``name``: the HCP range's real rate first, the
+    gaps, and the rendered tables that docs/meanings.md quotes."""
+    from bidlab.eval.measurements import record
+
+    command = (f"python benchmarks/meaning_calibration.py --agent {r['agent']} --split {args.split} "
+               f"--deals {args.deals} --calls {args.calls} --samples {args.samples} "
+               f"--caller-weight {args.caller_weight} --seed {args.seed}")
+    h = r["hcp_range"]
+    result = {"hcp_real": {"mean": h["real"], "se": h["se"]}, "hcp_stated": h["stated"],
+              "suit_gap": r["suit_gap"], "whole_gap": r["whole_gap"], "calls_read": r["calls_read"],
+              "table": markdown(r)}
+    record(name, "calibration", command, result, [r["agent"], *READING], split=args.split, boards=args.deals,
+           seed=args.seed)
+    print(f"registered {name} in the results registry", file=sys.stderr)
 
 
 if __name__ == "__main__":

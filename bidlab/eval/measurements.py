@@ -44,6 +44,7 @@ COMMIT ... -->``, or a section between ``<!-- history: COMMIT ... -->`` and ``<!
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -51,7 +52,8 @@ import re
 import shlex
 import subprocess
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -177,6 +179,24 @@ def record(name: str, kind: str, command: str, result: dict, fingerprints: dict[
                             "where its code cannot be read, without its own fingerprint()); the number could "
                             "never be checked against the agent it describes")
     p = Path(path) if path is not None else default_registry()
+    with _registry_lock(p):  # two measurements registered at once must not lose one another
+        return _store(name, kind, command, result, fingerprints, p, split=split, boards=boards, seed=seed,
+                      note=note, extra=extra)
+
+
+@contextmanager
+def _registry_lock(p: Path) -> Iterator[None]:
+    """Exclusive lock on the registry's folder (the file itself is replaced by each atomic write,
+    and a lock file would be left beside the docs)."""
+    fd = os.open(p.parent if p.parent.is_dir() else ".", os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def _store(name, kind, command, result, fingerprints, p: Path, *, split, boards, seed, note, extra) -> Measurement:
     measurements = load(p)
     m = Measurement(name=name, kind=kind, command=command, result=strict_json(result), fingerprints=dict(fingerprints),
                     split=split, boards=boards, seed=seed,
