@@ -296,3 +296,59 @@ def solve_contracts(deals, declarers, strains, progress: ProgressTask | None = N
         if progress is not None:
             progress.advance(k)
     return out
+
+
+def solve_positions(hands: np.ndarray, strain: int, leader: int, trick: Sequence[int] = ()) -> np.ndarray:
+    """Tricks per legal card in many deals that share one card-play position's public part.
+
+    ``hands``: ``uint8[n, 52]``, the seat (0..3) still holding each card, 255 for a card
+    already played (the cards of ``trick`` included); ``strain`` 0..4; ``leader`` the seat
+    that led the current trick; ``trick``: the bidlab card indices played to it so far.
+    Returns ``int8[n, 52]``: for each legal card of the player on play, the tricks its side
+    takes double dummy from the start of the current trick (as DDS's SolveBoard counts
+    them); -1 for every other card. All ``n`` boards go to DDS's SolveAllBoardsBin (200 a
+    call, spread over DDS's threads); cards DDS reports as equivalent (``equals``) share
+    their representative's score, as SolveBoard's solutions=3 mode groups them.
+    """
+    h = np.asarray(hands)
+    if h.ndim != 2 or h.shape[1] != 52:
+        raise SolverError(f"hands must be uint8[n, 52] holders, got shape {h.shape}")
+    if not 0 <= strain <= 4 or not 0 <= leader <= 3 or len(trick) > 3:
+        raise SolverError(f"strain must be 0..4, leader 0..3 and at most 3 cards in the trick; "
+                          f"got {strain}, {leader}, {len(trick)}")
+    n = len(h)
+    masks = holders_to_dds_hands(h)          # 255 matches no seat: played cards drop out
+    trick_words = np.zeros(6, np.int32)
+    for i, card in enumerate(trick):
+        trick_words[i] = DDS_STRAIN[card // 13]      # DDS suit numbers equal its strain numbers
+        trick_words[3 + i] = card % 13 + 2
+    out = np.full((n, 52), -1, np.int8)
+    buf = _board_buffers()
+    dds = _dds()
+    rank_bits = 1 << (np.arange(13) + 2)
+    for start in range(0, n, MAX_BOARDS_PER_CALL):
+        stop = min(n, start + MAX_BOARDS_PER_CALL)
+        k = stop - start
+        with _lock:
+            buf.deal_words[:k, 0] = DDS_STRAIN[strain]
+            buf.deal_words[:k, 1] = leader
+            buf.deal_words[:k, 2:8] = trick_words
+            buf.cards[:k] = masks[start:stop]
+            buf.target[:k] = 0           # every legal card with its score ...
+            buf.solutions[:k] = 3
+            buf.mode[:k] = 1
+            buf.boards.noOfBoards = k
+            try:
+                dds.SolveAllBoardsBin(buf.boards, buf.solved)
+            except dds.DDSError as e:
+                raise SolverError(f"DDS SolveAllBoardsBin failed on positions {start}..{stop - 1}: {e}") from None
+            fut = buf.fut[:k].copy()
+        counts = fut[:, 1]
+        suits, ranks, equals, scores = (fut[:, 2 + 13 * j:2 + 13 * (j + 1)] for j in range(4))
+        for b in range(k):
+            for j in range(counts[b]):
+                suit = DDS_STRAIN[suits[b, j]]              # back to bidlab's suit
+                held = (1 << ranks[b, j]) | equals[b, j]
+                for r in np.flatnonzero(held & rank_bits):
+                    out[start + b, suit * 13 + r] = scores[b, j]
+    return out
