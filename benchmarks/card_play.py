@@ -130,7 +130,7 @@ def main(argv=None) -> int:
     k = min(len(deals), int(args.deals * 1.15) + 20)
     bids = bid_deals(deals[:k], args.bidder)
     rows, t0 = [], time.time()
-    for i, (auction, contract, dealer, vul) in enumerate(bids):
+    for i, (auction, contract, _dealer, vul) in enumerate(bids):
         if len(rows) >= args.deals:
             break
         if contract is None:

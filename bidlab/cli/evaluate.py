@@ -29,11 +29,17 @@ def match(
     ray_address: str = typer.Option(None, help="Existing Ray cluster (HOST:PORT or auto) for --backend ray; "
                                     "default: start a local Ray instance."),
     chunk_size: int = typer.Option(50, min=1, help="Boards per chunk: the unit of progress and of resuming."),
+    scoring: str = typer.Option("dd", help="dd: declarer takes its double-dummy tricks (fast); played: every "
+                                "contract is also played out by single-dummy bots and scored by the tricks taken "
+                                "(SLOW: seconds a table, ~1 h for 500 boards on 2 cores; shows each board played "
+                                "and resumes after a kill; prints both results and their paired difference)."),
+    card_player: str = typer.Option("sd:fast", help="Card player for --scoring played: sd:fast, sd:strong, sd:N."),
 ) -> None:
-    """Play a duplicate match scored by double dummy; prints IMPs/board for A ± SE.
+    """Play a duplicate match scored by double dummy (or played out); prints IMPs/board for A ± SE.
 
     Each board is bid at two tables (A sits NS at one, EW at the other); each contract is
-    scored with declarer taking its double-dummy tricks. Rerunning the same command resumes
+    scored with declarer taking its double-dummy tricks, or with --scoring played by the
+    tricks single-dummy bots take playing it out (slow). Rerunning the same command resumes
     an interrupted match."""
     from bidlab.agents.specs import check_agent_spec
     from bidlab.eval.doubled import doubled_contracts, doubled_line
@@ -42,8 +48,21 @@ def match(
 
     # Both agents are built once before the output folder is made, so a bad spec leaves nothing.
     agent_a, agent_b = check_agent_spec(agent_a), check_agent_spec(agent_b)
+    if scoring not in ("dd", "played"):
+        raise typer.BadParameter(f"must be dd or played, got {scoring!r}", param_hint="--scoring")
+    if scoring == "played":
+        from bidlab.search.cardplay import CardPlayError
+        from bidlab.search.cardplay import card_player as make_card_player
+
+        try:
+            if make_card_player(card_player).peeks:
+                raise typer.BadParameter(f"{card_player!r} peeks at the hidden hands; use a single-dummy player",
+                                         param_hint="--card-player")
+        except CardPlayError as e:
+            raise typer.BadParameter(str(e), param_hint="--card-player") from None
     executor = cli_executor(backend, workers, ray_address)
-    cfg = MatchConfig(agent_a, agent_b, split, boards, seed, None if store is None else str(store), chunk_size)
+    cfg = MatchConfig(agent_a, agent_b, split, boards, seed, None if store is None else str(store), chunk_size,
+                      scoring, card_player if scoring == "played" else "sd:fast")
     if out is None:
         out = match_folder(cfg)
     m = Match(cfg, out)
