@@ -29,7 +29,7 @@ only (own hand; dummy once the opening lead is down; the auction; the cards play
 Randomness is seeded from the setting's seed and the view alone, so a decision repeats and
 cannot depend on a hidden card through the random stream.
 
-Settings: ``fast`` (8 samples; the benchmark's and the match scorer's setting, sized so
+Settings: ``fast`` (6 samples; the benchmark's and the match scorer's setting, sized so
 that 500-board played-out matches fit a shared 2-core machine) and ``strong`` (32 samples). ``dd``, the double-dummy player
 (:class:`bidlab.dd.play.DoubleDummyPlayer`), peeks by design and is offered only under that
 name.
@@ -65,14 +65,14 @@ class CardPlayConfig:
     ``belief``: read the auction with the belief net (False: uniform over the hidden cards);
     ``seed``: mixed with the view into each decision's random stream."""
 
-    samples: int = 8
+    samples: int = 6
     belief: bool = True
     seed: int = 0
     draw_rounds: int = 4       # at most this many draws of 2 x samples particles per decision
 
     @classmethod
     def fast(cls, **kw) -> CardPlayConfig:
-        return cls(**{"samples": 8, **kw})
+        return cls(**{"samples": 6, **kw})
 
     @classmethod
     def strong(cls, **kw) -> CardPlayConfig:
