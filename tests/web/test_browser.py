@@ -222,7 +222,7 @@ def _calls_on_page(page) -> list[str]:
 TEN_CARD_DEAL = "N:AKQJT98765.A.A.A 432.KQJT9.KQJ.KQ .8765432.T98.JT9 ..765432.8765432"
 
 
-def _deal_from_form(pg, deal: str, seats: dict[str, str], play: bool) -> None:
+def _deal_from_form(pg, deal: str, seats: dict[str, str], play: bool, dd_bots: bool = False) -> None:
     pg.fill("[data-testid=deal]", deal)
     pg.fill("[data-testid=number]", "1")
     pg.fill("[data-testid=seed]", "1")
@@ -230,6 +230,8 @@ def _deal_from_form(pg, deal: str, seats: dict[str, str], play: bool) -> None:
         pg.select_option(f"[data-testid=seat-{seat}]", who)
     if pg.is_checked("[data-testid=play-toggle]") != play:
         pg.click("[data-testid=play-toggle]")
+    if pg.is_checked("[data-testid=dd-bots]") != dd_bots:   # the labelled double-dummy setting
+        pg.click("[data-testid=dd-bots]")
     pg.click("[data-testid=deal-button]")
 
 
@@ -298,7 +300,8 @@ def test_play_a_whole_board_against_bots_and_check_the_score(server, browser, tm
     try:
         pg.goto(server + "/")
         pg.wait_for_selector("[data-testid=seat-S] option[value=you]", state="attached")
-        _deal_from_form(pg, TEN_CARD_DEAL, {"N": "sayc", "E": "sayc", "S": "you", "W": "sayc"}, play=True)
+        _deal_from_form(pg, TEN_CARD_DEAL, {"N": "sayc", "E": "sayc", "S": "you", "W": "sayc"}, play=True,
+                        dd_bots=True)
         pg.wait_for_selector("[data-testid=bid-Pass]:not([disabled]), [data-testid=playinfo]:not(.hidden)")
         while pg.is_visible("[data-testid=bid-Pass]"):
             n = len(_calls_on_page(pg))
@@ -365,6 +368,8 @@ def test_play_a_whole_board_against_bots_and_check_the_score(server, browser, tm
         assert pg.inner_text("[data-testid=imps-dd]") == (
             f"double dummy at both tables: {dd_swing:+d}" if dd_swing else "double dummy at both tables: 0")
         assert played_swing != dd_swing  # first-card clicks lose a trick here: the two swings differ
+        assert pg.inner_text("[data-testid=played-vs-dd]") == (
+            f"played {ns} tricks (double-dummy bots) · double dummy {dd_tricks} tricks")
         pg.screenshot(path=str(tmp_path / "played.png"), full_page=True)
     finally:
         pg.close()
