@@ -106,7 +106,19 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=0, help="DDS threads (0: every core)")
     ap.add_argument("--out", default=None, help="JSON-lines file of played hands (resumes from it)")
     ap.add_argument("--json", default=None, help="write the summary here")
+    ap.add_argument("--part", default="0/1", help="I/N: play only every N-th deal from the I-th (N processes, "
+                    "each with its own --out, share the work; --summarize then reads all their files)")
+    ap.add_argument("--summarize", nargs="+", default=None, metavar="FILE",
+                    help="play nothing: print the summary of the hands in these --out files")
     args = ap.parse_args(argv)
+    if args.summarize:
+        return _print_summary(_read_rows(args.summarize, args.player, args.bidder), args)
+    try:
+        part, parts = (int(x) for x in args.part.split("/"))
+        if not 0 <= part < parts:
+            raise ValueError
+    except ValueError:
+        ap.error(f"--part must be I/N with 0 <= I < N, got {args.part!r}")
     settings = [s.strip() for s in args.settings.split(",") if s.strip()]
     bad = [s for s in settings if s not in SETTINGS]
     if args.deals < 1 or bad or not settings:
@@ -117,23 +129,19 @@ def main(argv=None) -> int:
     store = shipped_store() if args.store is None else DealStore.open(args.store)
     deals, tables, ids = store.load("test")
     out = Path(args.out) if args.out else None
-    done: dict[int, dict] = {}
-    if out is not None and out.exists():
-        for line in out.read_text().splitlines():
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
-                continue   # a line cut by a kill: that deal is played again
-            if r.get("player") == args.player and r.get("bidder") == args.bidder:
-                done.setdefault(r["deal_id"], {}).update(r)
+    done = {r["deal_id"]: r for r in _read_rows([out] if out is not None and out.exists() else [],
+                                                args.player, args.bidder)}
     # bid a little more than asked: passed-out deals are skipped
     k = min(len(deals), int(args.deals * 1.15) + 20)
     bids = bid_deals(deals[:k], args.bidder)
-    rows, t0 = [], time.time()
+    rows, t0, ordinal = [], time.time(), -1
     for i, (auction, contract, _dealer, vul) in enumerate(bids):
-        if len(rows) >= args.deals:
-            break
         if contract is None:
+            continue
+        ordinal += 1
+        if ordinal >= args.deals:
+            break
+        if ordinal % parts != part:
             continue
         row = dict(done.get(int(ids[i]), {}))
         todo = [s for s in settings if s not in row]
@@ -154,7 +162,27 @@ def main(argv=None) -> int:
                     os.fsync(f.fileno())
         rows.append(row)
         if len(rows) % 10 == 0:
-            print(f"  {len(rows)}/{args.deals} deals, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+            print(f"  {len(rows)}/{len(range(part, args.deals, parts))} deals, {time.time() - t0:.0f} s",
+                  file=sys.stderr, flush=True)
+    return _print_summary(rows, args)
+
+
+def _read_rows(files, player: str, bidder: str) -> list[dict]:
+    """The played hands in JSON-lines files, one row per deal (later lines complete earlier ones)."""
+    done: dict[int, dict] = {}
+    for f in files:
+        for line in Path(f).read_text().splitlines():
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                continue   # a line cut by a kill: that deal is played again
+            if r.get("player") == player and r.get("bidder") == bidder:
+                done.setdefault(r["deal_id"], {}).update(r)
+    return list(done.values())
+
+
+def _print_summary(rows: list[dict], args) -> int:
+    settings = [s.strip() for s in args.settings.split(",") if s.strip()]
     summary = summarize(rows)
     for s in settings:
         v = summary.get(s)
