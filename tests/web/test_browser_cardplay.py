@@ -17,7 +17,13 @@ from bidlab.dd import dd_table
 from tests.live_server import live_server
 from tests.scalar_bidding import bid_scalar
 from tests.web.chromium import CHROMIUM
-from tests.web.test_browser import TEN_CARD_DEAL, _calls_on_page, _deal_from_form
+from tests.web.test_browser import (
+    TEN_CARD_DEAL,
+    _calls_on_page,
+    _click_cards_to_the_end,
+    _deal_from_form,
+    _pass_until_the_play,
+)
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:.*httpx2.*"),
@@ -47,25 +53,12 @@ def test_a_whole_board_against_single_dummy_bots(server, browser):
         pg.wait_for_selector("[data-testid=seat-E] option[value=you]", state="attached")
         assert not pg.is_checked("[data-testid=dd-bots]")   # single-dummy bots by default
         _deal_from_form(pg, TEN_CARD_DEAL, {"N": "sayc", "E": "you", "S": "sayc", "W": "sayc"}, play=True)
-        pg.wait_for_selector("[data-testid=bid-Pass]:not([disabled]), [data-testid=playinfo]:not(.hidden)")
-        while pg.is_visible("[data-testid=bid-Pass]"):
-            n = len(_calls_on_page(pg))
-            pg.click("[data-testid=bid-Pass]")
-            pg.wait_for_function("n => document.querySelectorAll('#auction td[data-call]').length > n", arg=n)
-            pg.wait_for_selector("[data-testid=bid-Pass]:not([disabled]), [data-testid=playinfo]:not(.hidden)")
+        _pass_until_the_play(pg)
         auction = Auction(Seat.N, _calls_on_page(pg))
         contract = auction.contract
         # SAYC's North and South reach a game: the bots declare, dummy and West are bots too
         assert contract is not None and contract.declarer in (Seat.N, Seat.S), auction.to_str()
-        clicked = 0
-        while pg.get_attribute("#playinfo", "data-over") != "true":
-            pg.wait_for_selector(".hand button.card:not([disabled]), #playinfo[data-over=true]")
-            if pg.get_attribute("#playinfo", "data-over") == "true":
-                break
-            before = int(pg.get_attribute("#playinfo", "data-cards"))
-            pg.locator(".hand button.card:not([disabled])").first.click()
-            clicked += 1
-            pg.wait_for_function("n => Number(document.getElementById('playinfo').dataset.cards) > n", arg=before)
+        clicked = _click_cards_to_the_end(pg)
         assert clicked == 13 and pg.get_attribute("#playinfo", "data-cards") == "52"
 
         # Every card on the page, replayed through the rules from the deal.
