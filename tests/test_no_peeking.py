@@ -42,7 +42,10 @@ TEAMS = ["sayc+nn:rl"]
 
 
 def test_every_kind_is_covered():
-    assert {k.prefix for k in known_kinds()} <= set(BIDDING_SPECS)
+    # the kinds bidlab registers (other test modules register test-only kinds of their own)
+    shipped = {k.prefix for k in known_kinds() if k.factory.__module__.startswith("bidlab.")}
+    assert shipped >= {"random", "sayc", "nn", "bmcs", "mcs", "jps"}
+    assert shipped <= set(BIDDING_SPECS)
 
 
 def _positions(n: int = 6) -> AuctionState:
