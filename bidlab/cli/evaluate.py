@@ -31,8 +31,9 @@ def match(
     chunk_size: int = typer.Option(50, min=1, help="Boards per chunk: the unit of progress and of resuming."),
     scoring: str = typer.Option("dd", help="dd: declarer takes its double-dummy tricks (fast); played: every "
                                 "contract is also played out by single-dummy bots and scored by the tricks taken "
-                                "(SLOW: seconds a table, ~1 h for 500 boards on 2 cores; shows each board played "
-                                "and resumes after a kill; prints both results and their paired difference)."),
+                                "(SLOW: every table is played card by card, seconds a table, so a 500-board match takes an "
+                                "hour or more; shows each board played and resumes after a kill; prints both results "
+                                "and their paired difference)."),
     card_player: str = typer.Option("sd:fast", help="Card player for --scoring played: sd:fast, sd:strong, sd:N."),
 ) -> None:
     """Play a duplicate match scored by double dummy (or played out); prints IMPs/board for A ± SE.
