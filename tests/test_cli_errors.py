@@ -16,6 +16,7 @@ import pytest
 from bidlab.cli import main
 
 EXPLAIN_DEAL = "N:A6.8732.42.AKQ74 J9875.T.AT9.T932 KT32.AQJ54.753.J Q4.K96.KQJ86.865"
+PLAY_DEAL = "N:AKQ.AQ.AKQJ.AKQJ JT98765.K.T9876. 432.32.5432.5432 .JT987654..T9876"
 
 # (argv, a fragment the one line must contain). "{tmp}" is the test's temporary folder.
 BAD_INPUTS = [
@@ -37,6 +38,16 @@ BAD_INPUTS = [
     (["match", "sayc", "sayc", "--boards", "0", "--out", "{tmp}/m"], "--boards"),
     (["match", "sayc", "sayc", "--split", "nope", "--out", "{tmp}/m"], "nope"),
     (["match", "sayc", "sayc", "--store", "{tmp}/nostore", "--out", "{tmp}/m"], "nostore"),
+    (["match", "sayc", "sayc", "--scoring", "both", "--out", "{tmp}/m"], "--scoring"),
+    (["match", "sayc", "sayc", "--scoring", "played", "--card-player", "dd", "--out", "{tmp}/m"], "peeks"),
+    (["match", "sayc", "sayc", "--scoring", "played", "--card-player", "gib", "--out", "{tmp}/m"],
+     "unknown card player 'gib'"),
+    (["play", PLAY_DEAL, "--contract", "7NT", "--declarer", "Q"], "Q"),
+    (["play", PLAY_DEAL, "--contract", "8NT", "--declarer", "S"], "8NT"),
+    (["play", "N:AKQ nonsense", "--contract", "7NT", "--declarer", "S"], "'N:AKQ nonsense'"),
+    (["play", PLAY_DEAL, "--contract", "7NT", "--declarer", "S", "--lead", "SA"], "not in the opening leader"),
+    (["play", PLAY_DEAL, "--contract", "7NT", "--declarer", "S", "--auction", "1NT P P P"], "does not end in 7NT"),
+    (["play", PLAY_DEAL, "--contract", "7NT", "--declarer", "S", "--player", "gib"], "unknown card player"),
     (["report", "{tmp}/nothere", "--out", "{tmp}/r"], "nothere"),
     (["report", "{match}", "--out", "{tmp}/afile"], "is a file"),
     (["report", "{match}", "--out", "{tmp}/afile/sub"], "afile/sub"),

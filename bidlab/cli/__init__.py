@@ -18,6 +18,7 @@ app = typer.Typer(
 )
 
 from bidlab.cli import bridge as _bridge  # noqa: E402,F401,I001  (registers deal, score)
+from bidlab.cli import play as _play  # noqa: E402,F401,I001  (registers play)
 from bidlab.cli import evaluate as _evaluate  # noqa: E402,F401,I001  (registers match, report)
 from bidlab.cli import league as _league  # noqa: E402,F401,I001  (registers league)
 from bidlab.cli import web as _web  # noqa: E402,F401,I001  (registers serve)

@@ -30,14 +30,21 @@ def match(
     ray_address: str = typer.Option(None, help="Existing Ray cluster (HOST:PORT or auto) for --backend ray; "
                                     "default: start a local Ray instance."),
     chunk_size: int = typer.Option(None, min=1, help="Boards per chunk: the unit of progress and of what Ctrl-C "
-                                   "keeps (default: 50, or 2 when an agent searches at each call; a stored match "
-                                   "keeps its own)."),
+                                   "keeps (default: 50, or 2 when an agent searches at each call or the hands are "
+                                   "played out; a stored match keeps its own)."),
     register: str = register_option(),
+    scoring: str = typer.Option("dd", help="dd: declarer takes its double-dummy tricks (fast); played: every "
+                                "contract is also played out by single-dummy bots and scored by the tricks taken "
+                                "(SLOW: every table is played card by card, seconds a table, so a 500-board match takes an "
+                                "hour or more; shows each board played and resumes after a kill; prints both results "
+                                "and their paired difference)."),
+    card_player: str = typer.Option("sd:fast", help="Card player for --scoring played: sd:fast, sd:strong, sd:N."),
 ) -> None:
-    """Play a duplicate match scored by double dummy; prints IMPs/board for A ± SE.
+    """Play a duplicate match scored by double dummy (or played out); prints IMPs/board for A ± SE.
 
     Each board is bid at two tables (A sits NS at one, EW at the other); each contract is
-    scored with declarer taking its double-dummy tricks. Rerunning the same command resumes
+    scored with declarer taking its double-dummy tricks, or with --scoring played by the
+    tricks single-dummy bots take playing it out (slow). Rerunning the same command resumes
     an interrupted match."""
     from bidlab.agents.specs import check_agent_spec
     from bidlab.cli import _stop
@@ -56,12 +63,26 @@ def match(
 
     # Both agents are built once before the output folder is made, so a bad spec leaves nothing.
     agent_a, agent_b = check_agent_spec(agent_a), check_agent_spec(agent_b)
+    if scoring not in ("dd", "played"):
+        raise typer.BadParameter(f"must be dd or played, got {scoring!r}", param_hint="--scoring")
+    if scoring == "played":
+        from bidlab.search.cardplay import CardPlayError
+        from bidlab.search.cardplay import card_player as make_card_player
+
+        try:
+            if make_card_player(card_player).peeks:
+                raise typer.BadParameter(f"{card_player!r} peeks at the hidden hands; use a single-dummy player",
+                                         param_hint="--card-player")
+        except CardPlayError as e:
+            raise typer.BadParameter(str(e), param_hint="--card-player") from None
     executor = cli_executor(backend, workers, ray_address)
     store_s = None if store is None else str(store)
+    player = card_player if scoring == "played" else "sd:fast"
     if out is None:
-        out = match_folder(MatchConfig(agent_a, agent_b, split, boards, seed, store_s))
-    chunk_size = chunk_size or stored_chunk_size(out) or default_chunk_size(agent_a, agent_b)
-    cfg = MatchConfig(agent_a, agent_b, split, boards, seed, store_s, chunk_size)
+        out = match_folder(MatchConfig(agent_a, agent_b, split, boards, seed, store_s, scoring=scoring,
+                                       card_player=player))
+    chunk_size = chunk_size or stored_chunk_size(out) or default_chunk_size(agent_a, agent_b, scoring)
+    cfg = MatchConfig(agent_a, agent_b, split, boards, seed, store_s, chunk_size, scoring, player)
     prefix = stored_prefix(out, cfg)
     if prefix is not None:  # the first boards of a larger stored match: read, nothing played or written
         console.print(f"read the first {plural(boards, 'board')} of the larger match stored in {out} "

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bidlab.bridge.calls import Strain
+from bidlab.bridge.play import CardChoice, CardPlay
 from bidlab.cards import Card, Hand, Rank, Seat, Suit
 from bidlab.dd.solver import SolverError, _lock
 
@@ -61,3 +62,21 @@ def best_dd_card(values: dict[Card, int]) -> Card:
     play is repeatable."""
     top = max(values.values())
     return min((c for c, t in values.items() if t == top), key=lambda c: (c.rank, c.suit))
+
+
+class DoubleDummyPlayer:
+    """The **double-dummy** card player: it sees all four hands and plays one of the cards
+    DDS says take the most tricks (:func:`best_dd_card`). It peeks by design, so it is a
+    diagnostic and a named exception of the no-peeking rule, never a single-dummy bot; the
+    web app offers it only under a setting labelled double dummy."""
+
+    name = "dd"
+    peeks = True
+
+    def choose(self, play: CardPlay) -> CardChoice:
+        values = dd_card_values([Hand(h) for h in play.hands], play.contract.strain, play.leader, play.trick)
+        on_declarer_side = play.to_play.side == play.declarer.side
+        base = play.declarer_tricks
+        left = 13 - len(play.tricks)
+        tricks = {c: float(base + (t if on_declarer_side else left - t)) for c, t in values.items()}
+        return CardChoice(best_dd_card(values), tricks, {}, 1)

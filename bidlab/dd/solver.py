@@ -253,6 +253,30 @@ def solve_position(pbn: str, strain: int, leader: int, played: Sequence[str] = (
     return {"SHDC"[int(card.suit)] + str(card).lstrip("♠♥♦♣SHDC"): int(tricks) for card, tricks in solved}
 
 
+def _solve_boards(trumps, leaders, trick_words, hands: np.ndarray, target: int, solutions: int,
+                  what: str) -> np.ndarray:
+    """One SolveAllBoardsBin call on ``len(hands)`` <= 200 boards (DDS ``remainCards``), with
+    DDS's trump and leader of each (or one for all) and the current trick's six words; returns
+    a copy of the ``futureTricks`` words of each board."""
+    k = len(hands)
+    buf = _board_buffers()
+    dds = _dds()
+    with _lock:
+        buf.deal_words[:k, 0] = trumps
+        buf.deal_words[:k, 1] = leaders
+        buf.deal_words[:k, 2:8] = trick_words
+        buf.cards[:k] = hands
+        buf.target[:k] = target
+        buf.solutions[:k] = solutions
+        buf.mode[:k] = 1
+        buf.boards.noOfBoards = k
+        try:
+            dds.SolveAllBoardsBin(buf.boards, buf.solved)
+        except dds.DDSError as e:
+            raise SolverError(f"DDS SolveAllBoardsBin failed on {what}: {e}") from None
+        return buf.fut[:k].copy()
+
+
 def solve_contracts(deals, declarers, strains, progress: ProgressTask | None = None) -> np.ndarray:
     """Tricks declarer takes double dummy in one (declarer, strain) per deal: ``uint8[n]``.
 
@@ -273,26 +297,56 @@ def solve_contracts(deals, declarers, strains, progress: ProgressTask | None = N
     trumps = DDS_STRAIN[strn]
     leaders = (decl + 1) % 4
     out = np.empty(n, dtype=np.uint8)
-    buf = _board_buffers()
-    dds = _dds()
+    for start in range(0, n, MAX_BOARDS_PER_CALL):
+        stop = min(n, start + MAX_BOARDS_PER_CALL)
+        # no cards played to the current trick; find the maximum (target -1) with one optimal card
+        fut = _solve_boards(trumps[start:stop], leaders[start:stop], 0, hands[start:stop], -1, 1,
+                            f"deals {start}..{stop - 1}")
+        # score[0] sits after nodes, cards, suit[13], rank[13], equals[13]
+        out[start:stop] = 13 - fut[:, 2 + 3 * 13]
+        if progress is not None:
+            progress.advance(stop - start)
+    return out
+
+
+def solve_positions(hands: np.ndarray, strain: int, leader: int, trick: Sequence[int] = ()) -> np.ndarray:
+    """Tricks per legal card in many deals that share one card-play position's public part.
+
+    ``hands``: ``uint8[n, 52]``, the seat (0..3) still holding each card, 255 for a card
+    already played (the cards of ``trick`` included); ``strain`` 0..4; ``leader`` the seat
+    that led the current trick; ``trick``: the bidlab card indices played to it so far.
+    Returns ``int8[n, 52]``: for each legal card of the player on play, the tricks its side
+    takes double dummy from the start of the current trick (as DDS's SolveBoard counts
+    them); -1 for every other card. All ``n`` boards go to DDS's SolveAllBoardsBin (200 a
+    call, spread over DDS's threads); cards DDS reports as equivalent (``equals``) share
+    their representative's score, as SolveBoard's solutions=3 mode groups them.
+    """
+    h = np.asarray(hands)
+    if h.ndim != 2 or h.shape[1] != 52:
+        raise SolverError(f"hands must be uint8[n, 52] holders, got shape {h.shape}")
+    if not 0 <= strain <= 4 or not 0 <= leader <= 3 or len(trick) > 3:
+        raise SolverError(f"strain must be 0..4, leader 0..3 and at most 3 cards in the trick; "
+                          f"got {strain}, {leader}, {len(trick)}")
+    n = len(h)
+    masks = holders_to_dds_hands(h)          # 255 matches no seat: played cards drop out
+    trick_words = np.zeros(6, np.int32)
+    for i, card in enumerate(trick):
+        trick_words[i] = DDS_STRAIN[card // 13]      # DDS suit numbers equal its strain numbers
+        trick_words[3 + i] = card % 13 + 2
+    out = np.full((n, 52), -1, np.int8)
+    rank_bits = 1 << (np.arange(13) + 2)
     for start in range(0, n, MAX_BOARDS_PER_CALL):
         stop = min(n, start + MAX_BOARDS_PER_CALL)
         k = stop - start
-        with _lock:
-            buf.deal_words[:k, 0] = trumps[start:stop]
-            buf.deal_words[:k, 1] = leaders[start:stop]
-            buf.deal_words[:k, 2:8] = 0      # no cards played to the current trick
-            buf.cards[:k] = hands[start:stop]
-            buf.target[:k] = -1              # find the maximum ...
-            buf.solutions[:k] = 1            # ... with one optimal card
-            buf.mode[:k] = 1
-            buf.boards.noOfBoards = k
-            try:
-                dds.SolveAllBoardsBin(buf.boards, buf.solved)
-            except dds.DDSError as e:
-                raise SolverError(f"DDS SolveAllBoardsBin failed on deals {start}..{stop - 1}: {e}") from None
-            # score[0] sits after nodes, cards, suit[13], rank[13], equals[13]
-            out[start:stop] = 13 - buf.fut[:k, 2 + 3 * 13]
-        if progress is not None:
-            progress.advance(k)
+        # every legal card with its score: target 0, solutions 3
+        fut = _solve_boards(DDS_STRAIN[strain], leader, trick_words, masks[start:stop], 0, 3,
+                            f"positions {start}..{stop - 1}")
+        counts = fut[:, 1]
+        suits, ranks, equals, scores = (fut[:, 2 + 13 * j:2 + 13 * (j + 1)] for j in range(4))
+        for b in range(k):
+            for j in range(counts[b]):
+                suit = DDS_STRAIN[suits[b, j]]              # back to bidlab's suit
+                held = (1 << ranks[b, j]) | equals[b, j]
+                for r in np.flatnonzero(held & rank_bits):
+                    out[start + b, suit * 13 + r] = scores[b, j]
     return out

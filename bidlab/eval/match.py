@@ -15,6 +15,14 @@ Output folder (every file written atomically; a killed match resumes where it st
 - ``results.jsonl``: a header line (configuration, deal ids) then one line per board;
 - ``auctions.pbn``: both tables' auctions, contracts and DD results;
 - ``summary.json``: IMPs/board for A with its standard error, and each side vs par.
+
+With ``scoring="played"`` (issue 47) every contract is also **played out** by single-dummy
+card players (:mod:`bidlab.search.cardplay`, ``card_player``, default ``sd:fast``, on all
+four seats) and scored by the tricks declarer actually took; each room then records both
+results, the board both IMP swings (``imps_a`` played, ``imps_a_dd`` double dummy), and the
+summary both means with the paired difference. A table whose deal, vulnerability and
+auction repeat (the same auction in both rooms) is played once: the player's choices
+depend only on those. Playing out costs seconds a table, so chunks report each board played.
 """
 
 from __future__ import annotations
@@ -38,8 +46,9 @@ import bidlab.search  # noqa: F401  (registers the bmcs:, mcs: and jps: agent ki
 from bidlab.agents.registry import importable_by_reference, install, make_agent, shipped_kinds, team_members
 from bidlab.bridge.auction import Auction
 from bidlab.bridge.board import Board, Vulnerability, board_dealer, board_vulnerability
+from bidlab.bridge.play import CardPlay
 from bidlab.bridge.records import BoardRecord, Tag
-from bidlab.bridge.scoring import imps
+from bidlab.bridge.scoring import imps, score_contract
 from bidlab.cards import Deal, Seat
 from bidlab.dd import par
 from bidlab.envs.rollout import Decision, Scores, duplicate
@@ -53,6 +62,7 @@ from bidlab.runtime.progress import plural
 from bidlab.runtime.shards import ShardError, ShardStore
 from bidlab.runtime.stats import Estimate, fmt, mean_se
 from bidlab.search.agents import SearchAgent
+from bidlab.search.cardplay import card_player, play_out
 
 
 class MatchError(BidlabError):
@@ -70,9 +80,15 @@ class MatchConfig:
     seed: int = 0
     store: str | None = None   # None: the store shipped with bidlab
     chunk_size: int = 50
+    scoring: str = "dd"        # or "played": every contract played out single dummy
+    card_player: str = "sd:fast"
 
     def to_json(self) -> dict:
-        return asdict(self)
+        d = asdict(self)
+        if self.scoring == "dd":   # a DD-scored match is stored as before the option existed
+            d.pop("scoring")
+            d.pop("card_player")
+        return d
 
 
 @dataclass
@@ -90,10 +106,16 @@ class MatchSummary:
 
     def line(self) -> str:
         imps = Estimate(self.imps_per_board, self.standard_error, self.boards)
-        return (f"{self.agent_a} vs {self.agent_b}: {imps.format(signed=True)} "
+        text = (f"{self.agent_a} vs {self.agent_b}: {imps.format(signed=True)} "
                 f"IMPs/board for {self.agent_a} over {plural(self.boards, 'board')}; vs par: "
                 f"{self.agent_a} {fmt(self.a_vs_par, signed=True)}, {self.agent_b} {fmt(self.b_vs_par, signed=True)} "
                 "IMPs/table")
+        if self.extra.get("scoring") == "played":
+            dd = Estimate(self.extra["dd_scored"]["mean"], self.extra["dd_scored"]["se"], self.boards)
+            diff = Estimate(self.extra["paired_difference"]["mean"], self.extra["paired_difference"]["se"], self.boards)
+            text = (f"played out: {text}\nscored double dummy on the same boards: {dd.format(signed=True)} "
+                    f"IMPs/board; played minus DD (paired): {diff.format(signed=True)}")
+        return text
 
 
 #: Agent kinds that search at every call: seconds a call, where a net takes microseconds.
@@ -112,9 +134,10 @@ def is_search_agent(spec: str) -> bool:
     return any(m.partition(":")[0].strip().lower() in SEARCH_KINDS for m in members)
 
 
-def default_chunk_size(agent_a: str, agent_b: str) -> int:
-    """Boards per chunk for a match of these agents, sized by the time they take (above)."""
-    slow = is_search_agent(agent_a) or is_search_agent(agent_b)
+def default_chunk_size(agent_a: str, agent_b: str, scoring: str = "dd") -> int:
+    """Boards per chunk for a match of these agents, sized by the time they take (above); a
+    match whose hands are played out card by card takes seconds a table too."""
+    slow = scoring == "played" or is_search_agent(agent_a) or is_search_agent(agent_b)
     return SLOW_CHUNK_BOARDS if slow else FAST_CHUNK_BOARDS
 
 
@@ -146,7 +169,8 @@ def match_folder(cfg: MatchConfig, root: str | os.PathLike = "results") -> Path:
     def safe(s: str) -> str:
         return "".join(ch if ch.isalnum() else "_" for ch in s)[:40]
 
-    return Path(root) / f"match-{safe(cfg.agent_a)}-vs-{safe(cfg.agent_b)}-{cfg.split}-{cfg.boards}-s{cfg.seed}"
+    played = "" if cfg.scoring == "dd" else f"-played-{safe(cfg.card_player)}"
+    return Path(root) / f"match-{safe(cfg.agent_a)}-vs-{safe(cfg.agent_b)}-{cfg.split}-{cfg.boards}-s{cfg.seed}{played}"
 
 
 def _open_store(store: str | None):
@@ -228,18 +252,35 @@ def play_boards(cfg: MatchConfig, chunk: int, numbers: np.ndarray, deals: np.nda
     dealers = (numbers - 1) % 4
     vuls = np.array([int(board_vulnerability(int(x))) for x in numbers], np.int64)
     on_decision = None
+    played = cfg.scoring == "played"
+    calls_made = [0]
     if progress is not None:
-        follow = _ChunkProgress(len(numbers), progress)
+        report = progress
+        if played:  # boards count once played out; the auctions report only their calls
+
+            def report(boards: int, calls: int) -> None:
+                calls_made[0] = calls
+                progress(0, calls)
+
+        follow = _ChunkProgress(len(numbers), report)
         on_decision = follow.on_decision
         a = _RowByRow(a, follow.tick) if isinstance(a, SearchAgent) else a
         b = a if same else (_RowByRow(b, follow.tick) if isinstance(b, SearchAgent) else b)
     result = duplicate(deals, dealers, vuls, a, b, dd=dd, on_decision=on_decision)
     records = []
+    playouts: dict = {}   # one card player per chunk, and the tables already played
     for i, number in enumerate(numbers):
         bd = Board(Deal.from_array(deals[i]), int(number), board_dealer(int(number)), board_vulnerability(int(number)))
         rooms = [_room_record("open", result.open, result.open_scores, i),
                  _room_record("closed", result.closed, result.closed_scores, i)]
         p = par(dd[i], bd.vulnerability, bd.dealer).score
+        extra = {}
+        if played:
+            for room, end in zip(rooms, (result.open, result.closed), strict=True):
+                _play_room(room, bd, end.auction(i), cfg.card_player, playouts)
+            extra["imps_a_dd"] = int(result.imps[i])
+            if progress is not None:
+                progress(i + 1, calls_made[0])
         ns_open, ns_closed = rooms[0]["ns_score"], rooms[1]["ns_score"]
         records.append({
             "board": int(bd.number),
@@ -251,11 +292,30 @@ def play_boards(cfg: MatchConfig, chunk: int, numbers: np.ndarray, deals: np.nda
             "par_ns": int(p),
             "open": rooms[0],
             "closed": rooms[1],
-            "imps_a": int(result.imps[i]),
+            "imps_a": imps(ns_open - ns_closed) if played else int(result.imps[i]),
+            **extra,
             # A is NS in the open room and EW in the closed room.
             "a_vs_par": [imps(ns_open - p), imps(p - ns_closed)],
         })
     return records
+
+
+def _play_room(room: dict, board: Board, auction: Auction, player_spec: str, playouts: dict) -> None:
+    """Play one room's contract out single dummy; the room's ``tricks``/``ns_score`` become
+    the played result and the DD ones move to ``dd_tricks``/``dd_ns_score``."""
+    room["dd_tricks"], room["dd_ns_score"] = room["tricks"], room["ns_score"]
+    contract = auction.contract
+    if contract is None:
+        return
+    key = (board.deal.to_pbn(), int(board.vulnerability), int(auction.dealer), auction.to_str())
+    if key not in playouts:
+        if "player" not in playouts:
+            playouts["player"] = card_player(player_spec)
+        play = play_out(CardPlay(board.deal, contract, auction, board.vulnerability),
+                        playouts["player"], playouts["player"])
+        playouts[key] = play.declarer_tricks
+    room["tricks"] = playouts[key]
+    room["ns_score"] = score_contract(contract, playouts[key], board.vulnerability)
 
 
 def _room_record(room: str, end: AuctionState, scores: Scores, i: int) -> dict:
@@ -519,6 +579,12 @@ def summarize(records: list[dict], agent_a: str, agent_b: str) -> MatchSummary:
     imps_a = mean_se([r["imps_a"] for r in records])
     a_par = np.array([v for r in records for v in r["a_vs_par"]], dtype=float)
     a_vs_par = mean_se(a_par)
+    extra = {}
+    if records and "imps_a_dd" in records[0]:
+        dd_imps = mean_se([r["imps_a_dd"] for r in records])
+        diff = mean_se([r["imps_a"] - r["imps_a_dd"] for r in records])
+        extra = {"scoring": "played", "dd_scored": {"mean": dd_imps.mean, "se": dd_imps.se},
+                 "paired_difference": {"mean": diff.mean, "se": diff.se}}
     return MatchSummary(
         boards=imps_a.n,
         imps_per_board=imps_a.mean,
@@ -529,7 +595,7 @@ def summarize(records: list[dict], agent_a: str, agent_b: str) -> MatchSummary:
         table_abs_vs_par=float(np.abs(a_par).mean()),
         agent_a=agent_a,
         agent_b=agent_b,
-        extra={"doubled": [side.to_json() for side in doubled_contracts(records, agent_a, agent_b)]},
+        extra={**extra, "doubled": [side.to_json() for side in doubled_contracts(records, agent_a, agent_b)]},
     )
 
 

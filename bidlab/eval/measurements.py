@@ -391,6 +391,11 @@ def write_documents(paths: Iterable[Path], measurements: dict[str, Measurement])
 
 # --- the commands' --register -------------------------------------------------------------
 
+#: What a played-out score depends on besides the two bidders: the single-dummy card player's
+#: code and the belief net it samples the hidden hands from.
+PLAYED_OUT_KEYS = ("model:belief", "file:search/cardplay.py", "file:search/sampler.py")
+
+
 def record_match(name: str, cfg, summary, fingerprints: dict[str, str | None],
                  path: str | os.PathLike | None = None) -> Measurement:
     """Store a finished match (``bidlab match ... --register NAME``): IMPs/board for A ± SE
@@ -401,6 +406,10 @@ def record_match(name: str, cfg, summary, fingerprints: dict[str, str | None],
     result = {"imps": {"mean": summary.imps_per_board, "se": summary.standard_error},
               "a_vs_par": {"mean": summary.a_vs_par, "se": summary.a_vs_par_se},
               "agent_a": cfg.agent_a, "agent_b": cfg.agent_b}
+    if cfg.scoring == "played":  # IMPs as played out; the same boards scored DD and the paired difference beside
+        command += f" --scoring played --card-player {shlex.quote(cfg.card_player)}"
+        result.update(dd_scored=summary.extra["dd_scored"], paired_difference=summary.extra["paired_difference"])
+        fingerprints = {**fingerprints, **{k: fingerprint(k) for k in PLAYED_OUT_KEYS}}
     return record(name, "match", command, result, fingerprints, split=cfg.split, boards=cfg.boards, seed=cfg.seed,
                   path=path)
 

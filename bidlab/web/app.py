@@ -209,7 +209,7 @@ def create_app(results_dir: str | Path = "results", model_dirs: list[str | Path]
         s = store.create(NewBoard(
             seats=tuple(getattr(given, k) or defaults[k] for k in "NESW"), number=req.number, seed=req.seed,
             deal=req.deal, dealer=req.dealer, vulnerability=req.vulnerability, stand_in=req.stand_in,
-            play=req.play))
+            play=req.play, bots_play=req.bots_play))
         with s.lock:
             return board_out(s)
 

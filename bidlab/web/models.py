@@ -50,8 +50,11 @@ class NewBoardIn(_In):
     seats: SeatsIn = Field(default_factory=SeatsIn)
     stand_in: str | None = Field(None, min_length=1, max_length=MAX_SPEC,
                                  description="Bot in your seats at the other table (default: your partner's bot).")
-    play: bool = Field(False, description="Play the cards after the auction (bots play double dummy); "
-                       "by default the board is bid only and scored by double-dummy tricks.")
+    play: bool = Field(False, description="Play the cards after the auction; by default the board is bid only "
+                       "and scored by double-dummy tricks.")
+    bots_play: Literal["single-dummy", "double-dummy"] = Field(
+        "single-dummy", description="How bots play the cards: single dummy (each sees only its own hand, dummy, "
+        "the auction and the cards played; the default) or double dummy (each sees all four hands).")
 
 
 class CallIn(_In):
@@ -97,6 +100,9 @@ class PlayedOut(BaseModel):
     tricks: int = Field(description="Tricks declarer took in the play.")
     score_ns: int
     line: str
+    dd_tricks: int = Field(description="Declarer's double-dummy tricks in the same contract, beside the played result.")
+    dd_line: str = Field(description="The same contract scored with its double-dummy tricks.")
+    bots_play: Literal["single-dummy", "double-dummy"] = Field(description="How the bots played the cards.")
     imps: int = Field(description="IMPs won by the result's `side` on the hand as played: its score as played "
                       "minus its score at the other table (scored double dummy).")
 
@@ -392,8 +398,11 @@ def played_out(s: Session) -> PlayedOut | None:
     played = s.played_result()
     if played is None:
         return None
+    c = s.play.contract
     return PlayedOut(tricks=played.tricks, score_ns=played.score_ns, imps=played.imps,
-                     line=result_line(s.play.contract, played.tricks, played.score_ns))
+                     line=result_line(c, played.tricks, played.score_ns),
+                     dd_tricks=s.result.this.tricks, dd_line=result_line(c, s.result.this.tricks, s.result.this.score_ns),
+                     bots_play=s.bots_play)
 
 
 def board_out(s: Session) -> BoardOut:

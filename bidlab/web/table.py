@@ -35,6 +35,7 @@ from bidlab.envs.state import from_prefix, views_state
 from bidlab.errors import BidlabError, IllegalCallError
 from bidlab.search.agents import SearchAgent
 from bidlab.search.bmcs import SearchResult
+from bidlab.search.cardplay import card_player
 from bidlab.web.agents import POLICY_SEARCH_KINDS, SEARCH_KINDS, AgentCatalog, AgentPool
 from bidlab.web.alert import SaycAlert, sayc_alert
 from bidlab.web.meaning import MeaningService
@@ -59,6 +60,10 @@ class NotYourTurnError(WebError):
     status = 409
 
 
+#: The web setting for how bots play the cards -> the card player (bidlab.search.cardplay).
+BOTS_PLAY = {"single-dummy": "sd:fast", "double-dummy": "dd"}
+
+
 @dataclass(frozen=True, slots=True)
 class NewBoard:
     """What a person asks for: which deal, and who sits where (``"you"`` or an agent spec)."""
@@ -71,6 +76,7 @@ class NewBoard:
     vulnerability: str | None = None    # default: from the board number
     stand_in: str | None = None         # bot for "you" seats at the other table
     play: bool = False                  # play the cards after the auction (default: bidding only)
+    bots_play: str = "single-dummy"     # or "double-dummy": the labelled setting whose bots see every card
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +263,10 @@ class Session:
         self.result: Result | None = None
         self.play_requested = bool(req.play)
         self.play: CardPlay | None = None
+        if req.bots_play not in BOTS_PLAY:
+            raise WebError(f"bots_play must be one of {', '.join(BOTS_PLAY)}, got {req.bots_play!r}")
+        self.bots_play = req.bots_play
+        self._card_player = card_player(BOTS_PLAY[req.bots_play], seed=self.seed or 0)
         self._advance()
 
     @staticmethod
@@ -359,15 +369,16 @@ class Session:
             self.result = self._score()
             contract = self.auction.contract
             if self.play_requested and contract is not None:
-                self.play = CardPlay(self.board.deal, contract)
+                self.play = CardPlay(self.board.deal, contract, self.auction, self.board.vulnerability)
                 self._advance_play()
 
     def _advance_play(self) -> None:
-        """Let bots play double-dummy cards until a person is to play or the hand is over."""
+        """Let bots play (single dummy, or double dummy in that setting) until a person is to
+        play or the hand is over."""
         p = self.play
         while p is not None and not p.is_over and not self.person_plays(p.to_play):
             try:
-                p.play(p.dd_card())
+                p.play(self._card_player.choose(p).card)
             except Exception as e:
                 raise BotError(f"a bot failed to play a card for {p.to_play.full_name} on board "
                                f"{self.board.number}: {type(e).__name__}: {e}") from e
@@ -408,7 +419,7 @@ class Session:
 
     def undo_card(self) -> None:
         """Take back the person's last card and the bots' cards after it (a misclick); the person
-        plays that card again. Bots play double dummy, so they answer a new card afresh."""
+        plays that card again. The bots answer the new card afresh."""
         i = self._last_card_of_a_person()
         if i is None:
             raise NotYourTurnError("you have played no card on this board to take back")

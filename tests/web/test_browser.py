@@ -222,7 +222,7 @@ def _calls_on_page(page) -> list[str]:
 TEN_CARD_DEAL = "N:AKQJT98765.A.A.A 432.KQJT9.KQJ.KQ .8765432.T98.JT9 ..765432.8765432"
 
 
-def _deal_from_form(pg, deal: str, seats: dict[str, str], play: bool) -> None:
+def _deal_from_form(pg, deal: str, seats: dict[str, str], play: bool, dd_bots: bool = False) -> None:
     pg.fill("[data-testid=deal]", deal)
     pg.fill("[data-testid=number]", "1")
     pg.fill("[data-testid=seed]", "1")
@@ -230,7 +230,33 @@ def _deal_from_form(pg, deal: str, seats: dict[str, str], play: bool) -> None:
         pg.select_option(f"[data-testid=seat-{seat}]", who)
     if pg.is_checked("[data-testid=play-toggle]") != play:
         pg.click("[data-testid=play-toggle]")
+    if pg.is_checked("[data-testid=dd-bots]") != dd_bots:   # the labelled double-dummy setting
+        pg.click("[data-testid=dd-bots]")
     pg.click("[data-testid=deal-button]")
+
+
+def _pass_until_the_play(pg) -> None:
+    """Pass at each of the person's turns until the auction is over and the play shows."""
+    pg.wait_for_selector("[data-testid=bid-Pass]:not([disabled]), [data-testid=playinfo]:not(.hidden)")
+    while pg.is_visible("[data-testid=bid-Pass]"):
+        n = len(_calls_on_page(pg))
+        pg.click("[data-testid=bid-Pass]")
+        pg.wait_for_function("n => document.querySelectorAll('#auction td[data-call]').length > n", arg=n)
+        pg.wait_for_selector("[data-testid=bid-Pass]:not([disabled]), [data-testid=playinfo]:not(.hidden)")
+
+
+def _click_cards_to_the_end(pg) -> int:
+    """Click the person's first playable card until the play is over; the number of clicks."""
+    clicked = 0
+    while pg.get_attribute("#playinfo", "data-over") != "true":
+        pg.wait_for_selector(".hand button.card:not([disabled]), #playinfo[data-over=true]")
+        if pg.get_attribute("#playinfo", "data-over") == "true":
+            break
+        before = int(pg.get_attribute("#playinfo", "data-cards"))
+        pg.locator(".hand button.card:not([disabled])").first.click()
+        clicked += 1
+        pg.wait_for_function("n => Number(document.getElementById('playinfo').dataset.cards) > n", arg=before)
+    return clicked
 
 
 def _horizontal_overflow(pg) -> list[str]:
@@ -298,13 +324,9 @@ def test_play_a_whole_board_against_bots_and_check_the_score(server, browser, tm
     try:
         pg.goto(server + "/")
         pg.wait_for_selector("[data-testid=seat-S] option[value=you]", state="attached")
-        _deal_from_form(pg, TEN_CARD_DEAL, {"N": "sayc", "E": "sayc", "S": "you", "W": "sayc"}, play=True)
-        pg.wait_for_selector("[data-testid=bid-Pass]:not([disabled]), [data-testid=playinfo]:not(.hidden)")
-        while pg.is_visible("[data-testid=bid-Pass]"):
-            n = len(_calls_on_page(pg))
-            pg.click("[data-testid=bid-Pass]")
-            pg.wait_for_function("n => document.querySelectorAll('#auction td[data-call]').length > n", arg=n)
-            pg.wait_for_selector("[data-testid=bid-Pass]:not([disabled]), [data-testid=playinfo]:not(.hidden)")
+        _deal_from_form(pg, TEN_CARD_DEAL, {"N": "sayc", "E": "sayc", "S": "you", "W": "sayc"}, play=True,
+                        dd_bots=True)
+        _pass_until_the_play(pg)
         auction = Auction(Seat.N, _calls_on_page(pg))
         # The auction is over while the cards are played: no "?" waits for another call.
         assert pg.eval_on_selector_all("#auction td", "tds => tds.filter(t => t.textContent === '?').length") == 0
@@ -321,15 +343,7 @@ def test_play_a_whole_board_against_bots_and_check_the_score(server, browser, tm
         pg.wait_for_function("n => Number(document.getElementById('playinfo').dataset.cards) === n", arg=before)
         assert pg.locator(".hand button.card:not([disabled])").first.get_attribute("data-card") == first
         assert not pg.is_visible("[data-testid=undo-card]")
-        clicked = 0
-        while pg.get_attribute("#playinfo", "data-over") != "true":
-            pg.wait_for_selector(".hand button.card:not([disabled]), #playinfo[data-over=true]")
-            if pg.get_attribute("#playinfo", "data-over") == "true":
-                break
-            before = int(pg.get_attribute("#playinfo", "data-cards"))
-            pg.locator(".hand button.card:not([disabled])").first.click()
-            clicked += 1
-            pg.wait_for_function("n => Number(document.getElementById('playinfo').dataset.cards) > n", arg=before)
+        clicked = _click_cards_to_the_end(pg)
         assert pg.get_attribute("#playinfo", "data-cards") == "52" and clicked == 26  # N and S: 13 cards each
         counts = pg.inner_text("[data-testid=trick-count]")
         ns, ew = (int(x) for x in counts.split("tricks")[0].replace("NS", "").replace("EW", "").split("·"))
@@ -365,6 +379,8 @@ def test_play_a_whole_board_against_bots_and_check_the_score(server, browser, tm
         assert pg.inner_text("[data-testid=imps-dd]") == (
             f"double dummy at both tables: {dd_swing:+d}" if dd_swing else "double dummy at both tables: 0")
         assert played_swing != dd_swing  # first-card clicks lose a trick here: the two swings differ
+        assert pg.inner_text("[data-testid=played-vs-dd]") == (
+            f"played {ns} tricks (double-dummy bots) · double dummy {dd_tricks} tricks")
         pg.screenshot(path=str(tmp_path / "played.png"), full_page=True)
     finally:
         pg.close()

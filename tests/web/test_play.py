@@ -12,7 +12,7 @@ from bidlab.bridge.calls import Strain
 from bidlab.bridge.scoring import score_contract
 from bidlab.cards import Card, Deal, Hand, Seat
 from bidlab.dd import dd_table
-from bidlab.dd.play import dd_card_values
+from bidlab.dd.play import DoubleDummyPlayer, dd_card_values
 from bidlab.web.play import CardPlay, trick_winner
 
 DEAL = "N:AQ954.KQT8.Q7.83 K72.A74.A832.AJ7 JT3.962.T94.KT52 86.J53.KJ65.Q964"
@@ -54,7 +54,7 @@ def test_bots_playing_every_seat_make_the_dd_tricks(seed, strain, declarer, rnd)
         legal = play.legal_cards()
         if play.trick and any(c.suit == play.trick[0].suit for c in play.hands[seat]):
             assert all(c.suit == play.trick[0].suit for c in legal)
-        play.play(play.dd_card())
+        play.play(DoubleDummyPlayer().choose(play).card)
     assert len(play.tricks) == 13 and all(len(t.cards) == 4 for t in play.tricks)
     assert sum(len(h) for h in play.hands) == 0
     assert play.declarer_tricks == int(dd_table(deal)[declarer, strain])

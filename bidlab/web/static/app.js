@@ -163,6 +163,7 @@ $("new-board").addEventListener("submit", (ev) => {
   if ($("vulnerability").value) req.vulnerability = $("vulnerability").value;
   if ($("stand_in").value) req.stand_in = $("stand_in").value;
   if ($("play-toggle").checked) req.play = true;
+  if ($("play-toggle").checked && $("dd-bots").checked) req.bots_play = "double-dummy";
   dealBoard(req);
 });
 
@@ -571,8 +572,11 @@ function roomSummary(room, label, testid, played) {
     el("div", { class: "hidden", "data-testid": `${testid}-score`, text: `NS ${room.score_ns >= 0 ? "+" : ""}${room.score_ns}` }),
   ];
   if (played) {
+    // the played result and the double-dummy result of the same contract, side by side
     parts.push(el("div", { class: "line played", "data-testid": "played-line" },
       el("span", { class: "tag", text: "played " }), ...lineNode(played.line)));
+    parts.push(el("div", { class: "small", "data-testid": "played-vs-dd",
+      text: `played ${played.tricks} tricks (${played.bots_play} bots) · double dummy ${played.dd_tricks} tricks` }));
   }
   return el("div", { "data-testid": testid }, ...parts);
 }
