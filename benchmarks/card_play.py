@@ -110,6 +110,9 @@ def main(argv=None) -> int:
                     "each with its own --out, share the work; --summarize then reads all their files)")
     ap.add_argument("--summarize", nargs="+", default=None, metavar="FILE",
                     help="play nothing: print the summary of the hands in these --out files")
+    ap.add_argument("--register", metavar="NAME", default=None,
+                    help="store the summary of --settings in the results registry as measurement NAME")
+    ap.add_argument("--note", default="", help="with --register: a note stored beside the measurement")
     args = ap.parse_args(argv)
     if args.summarize:
         return _print_summary(_read_rows(args.summarize, args.player, args.bidder), args)
@@ -197,7 +200,39 @@ def _print_summary(rows: list[dict], args) -> int:
     if args.json:
         write_json_atomic(args.json, {"player": args.player, "bidder": args.bidder, "threads": args.threads,
                                       "summary": summary})
+    if args.register:
+        _register(args, settings, summary)
     return 0
+
+
+#: What the benchmark's numbers depend on besides the bidder: the card players' code and the
+#: belief net the single-dummy player samples from.
+PLAY_KEYS = ("model:belief", "file:search/cardplay.py", "file:search/sampler.py", "file:dd/play.py",
+             "file:bridge/play.py")
+
+
+def _register(args, settings: list[str], summary: dict) -> None:
+    """Store the summary of ``settings`` as one registry measurement: per setting, declarer's
+    mean tricks from DD ± SE and the mean absolute difference; then the seconds per card."""
+    from bidlab.eval.measurements import record
+
+    played = [s for s in settings if s in summary]
+    deals = {summary[s]["deals"] for s in played}
+    if not played or len(deals) != 1:
+        raise SystemExit(f"error: --register needs --settings played on one number of deals (got {deals or 'none'})")
+    n = deals.pop()
+    result = {}
+    for s in played:
+        key = s.replace("-", "_")
+        result[f"{key}_mean"] = {"mean": summary[s]["mean"], "se": summary[s]["se"]}
+        result[f"{key}_mean_abs"] = summary[s]["mean_abs"]
+    spc = summary.get("seconds_per_card") or {}
+    result.update({k: spc[k] for k in ("median", "p90", "cards") if k in spc})
+    command = (f"python benchmarks/card_play.py --deals {n} --player {args.player} --bidder {args.bidder} "
+               f"--settings {','.join(played)}" + ("" if args.store is None else f" --store {args.store}"))
+    record(args.register, "benchmark", command, result, [args.bidder, *PLAY_KEYS], split="test", boards=n,
+           note=args.note)
+    print(f"registered {args.register} in the results registry")
 
 
 if __name__ == "__main__":
