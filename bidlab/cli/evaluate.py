@@ -89,6 +89,7 @@ def match(
                       "(the same deals, seeds and agents)", highlight=False)
         summary = summarize(prefix, agent_a, agent_b)
         console.print(summary.line(), highlight=False)
+        console.print(doubled_line(doubled_contracts(prefix, agent_a, agent_b)), highlight=False)
         if register:
             from bidlab.eval.measurements import record_match
 

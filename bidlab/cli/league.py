@@ -53,8 +53,9 @@ def league(
 
     The ratings are a weighted least-squares fit r_A - r_B ≈ (A's IMPs/board against B),
     weighted by 1/SE², with the anchor at 0; the 95 % intervals come from the fit's
-    covariance. Prints the cross-table and the ratings, and writes a plot. Rerunning
-    resumes unfinished pairings and reuses finished ones."""
+    covariance. Prints the cross-table, each agent's net IMPs on the boards where it declared
+    a doubled contract, and the ratings, and writes a plot. Rerunning resumes unfinished
+    pairings and reuses finished ones."""
     from bidlab.agents.specs import check_agent_spec
     from bidlab.eval.league import is_search_agent, plan_league, play_pairing
     from bidlab.eval.match import MatchConfig, select_deals
@@ -130,6 +131,7 @@ def league(
     if fit_without:
         console.print(f"left out of the ratings fit (cross-table only): {', '.join(fit_without)}", highlight=False)
     _print_cross_table(agents, pair_results)
+    _print_doubled(agents, played)
     _print_ratings(ratings, pair_results)
     plot.parent.mkdir(parents=True, exist_ok=True)
     title = f"bidlab league, {split} split, {plural(boards, 'board')} per pairing"
@@ -182,6 +184,25 @@ def _print_ratings(ratings, results) -> None:
             line += (f"; the pairwise results are not additive, so the intervals, which assume they are, "
                      f"are too narrow (by about {math.sqrt(ratings.chi2 / ratings.dof):.1f}x)")
         console.print(line, highlight=False)
+
+
+def _print_doubled(agents: list[str], played) -> None:
+    """Per agent, over all its pairings: the boards on which its side declared a doubled or
+    redoubled contract and its net IMPs on them, per 100 of all the boards it played (one
+    column to read beside the ratings: what being doubled costs each agent in the league)."""
+    from bidlab.eval.doubled import DoubledSide, pooled
+
+    sides = [DoubledSide.from_json(d) for r in played for d in r.summary.extra["doubled"]]
+    t = Table(title="Boards on which each agent declared a doubled or redoubled contract, and its net IMPs "
+                    "on them (all its pairings)")
+    for name in ("agent", "boards", "doubled boards", "X", "XX", "mean score", "net IMPs", "IMPs per 100 boards"):
+        t.add_column(name, justify="left" if name == "agent" else "right")
+    for agent in agents:
+        s = pooled(agent, sides)
+        t.add_row(agent, str(s.boards), str(s.doubled_boards), str(s.doubled), str(s.redoubled),
+                  "—" if not s.total else f"{s.mean_score:+.0f}", f"{s.net_imps:+d}",
+                  fmt(s.imps_per_100, 1, signed=True))
+    console.print(t)
 
 
 def _chi2_p(chi2: float, dof: int) -> float:

@@ -183,14 +183,17 @@ def build_report(paths: list[str], out: str | os.PathLike) -> Path:
 
     lines += ["## Doubled contracts", "",
               "Final contracts doubled (X) or redoubled (XX) that each side declared, their share of the "
-              "side's tables, and the declaring side's mean score on them.", "",
-              "| match | declaring side | X | XX | share of tables | mean score |", "|---|---|---|---|---|---|"]
+              "side's tables, the declaring side's mean score on them, the boards on which it declared one "
+              "(at either table) and its net IMPs on those boards, in all and per 100 boards of the match.", "",
+              "| match | declaring side | X | XX | share of tables | mean score | boards | net IMPs "
+              "| IMPs per 100 boards |", "|---|---|---|---|---|---|---|---|---|"]
     for m in matches:
         s = m["summary"]
         for side in m["doubled"]:
             score = "-" if not side.total else f"{side.mean_score:+.0f}"
             lines.append(f"| {s.agent_a} vs {s.agent_b} | {side.agent} | {side.doubled} | {side.redoubled} "
-                         f"| {fmt(side.share, 1)} % | {score} |")
+                         f"| {fmt(side.share, 1)} % | {score} | {side.doubled_boards} | {side.net_imps:+d} "
+                         f"| {fmt(side.imps_per_100, 1, signed=True)} |")
     lines.append("")
 
     for kind, matrix_fn, fig_name in (("Opening bids", opening_matrix, "openings"),

@@ -48,3 +48,5 @@ def test_a_smaller_match_reads_the_first_boards_of_a_stored_larger_one(tmp_path)
                     "--out", "fresh", cwd=tmp_path)
     line = [x for x in fresh.stdout.splitlines() if "IMPs/board" in x][0]
     assert line in small.stdout  # the same result as playing the 2 boards anew
+    doubled = [x for x in fresh.stdout.splitlines() if x.startswith("doubled contracts:")]
+    assert len(doubled) == 1 and doubled[0] in small.stdout.splitlines()  # and the same doubled contracts

@@ -43,6 +43,21 @@ def test_a_tiny_league_writes_its_plot_and_reuses_its_matches_when_rerun(tmp_pat
     assert re.search(rf"│ 2 │ random\s+│\s+{mean:+.2f} │", out), out
     assert re.search(r"│ 1 │ sayc\s+│\s+\+0\.00 │\s+anchor │", out), out
 
+    # The doubled-contracts table: per agent, the boards on which its side declared X or XX
+    # (at either table, each board once) and its IMPs on them, counted here from the records.
+    # random sits NS in the open room and EW in the closed room.
+    boards = {"random": {}, "sayc": {}}
+    for r in recs:
+        for room, ns, ew in (("open", "random", "sayc"), ("closed", "sayc", "random")):
+            if (r[room]["contract"] or "").endswith("X"):
+                agent = ns if r[room]["declarer"] in "NS" else ew
+                boards[agent][r["board"]] = r["imps_a"] if agent == "random" else -r["imps_a"]
+    assert boards["random"]  # random bidding is doubled within 8 boards
+    for agent, imps in boards.items():
+        net = sum(imps.values())
+        assert re.search(rf"│ {agent}\s+│\s+8 │\s+{len(imps)} │[^\n]*│\s+{re.escape(f'{net:+d}')} │\s+"
+                         rf"{re.escape(f'{100 * net / 8:+.1f}')} │", out), out
+
     before = _files(folder)
     code, out, err = _run(["league", "random", "sayc", "--boards", "8", "--workers", "1"], capsys)
     assert code == 0, err
