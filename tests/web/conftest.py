@@ -21,10 +21,16 @@ def results_dir(tmp_path_factory):
 @pytest.fixture(scope="session")
 def models_dir(tmp_path_factory):
     """A model folder with one tiny (untrained) policy net saved by bidlab: ``nn:tiny``."""
+    import torch
+
     from bidlab.nets import build, preset, save_model
 
     root = tmp_path_factory.mktemp("models")
-    save_model(root / "tiny", build(preset("policy", "tiny")))
+    # Seeded: the same tiny net in every run, whatever the tests before it drew from torch's
+    # global generator (unseeded, a run could build a net whose North opens 7NT).
+    with torch.random.fork_rng():
+        torch.manual_seed(0)
+        save_model(root / "tiny", build(preset("policy", "tiny")))
     return root
 
 
