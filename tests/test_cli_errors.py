@@ -122,6 +122,24 @@ BAD_INPUTS = [
     (["data", "expert", "--boards", "2", "--seed", "5", "--out", "{auctions}"], "holds an auctions job"),
     (["nope"], "No such command"),
     (["deal", "--colour"], "--colour"),
+    # issue 44: the doubling judge's training, punishers, and the oracle refused where bidlab plays
+    (["train", "judge", "--preset", "huge", "--out", "{tmp}/j"], "--preset must be one of cpu, paper, got 'huge'"),
+    (["train", "judge", "--deals", "0", "--out", "{tmp}/j"], "--deals must be >= 1, got 0"),
+    (["train", "judge", "--deals", "99999999", "--out", "{tmp}/j"], "--deals 99999999: the train split has"),
+    (["train", "judge", "--validation-deals", "99999", "--out", "{tmp}/j"], "the validation split has"),
+    (["train", "judge", "--lr", "-1", "--out", "{tmp}/j"], "--lr must be > 0"),
+    (["train", "judge", "--focus", "1.5", "--out", "{tmp}/j"], "--focus must be in [0, 1], got 1.5"),
+    (["train", "judge", "--checkpoint-seconds", "0", "--out", "{tmp}/j"], "--checkpoint-seconds must be > 0"),
+    (["train", "judge", "--agent", "foo", "--out", "{tmp}/j"], "--agent: unknown agent 'foo'"),
+    (["train", "judge", "--agent", "oracle-punish:sayc", "--out", "{tmp}/j"], "looks at the hidden hands"),
+    (["train", "judge", "--out", "{tmp}/afile"], "is a file"),
+    (["train", "judge", "--device", "nonsense", "--out", "{tmp}/j"], "not a torch device"),
+    (["match", "punish:sayc?threshold=abc", "sayc", "--out", "{tmp}/m"], "threshold='abc' is not a float"),
+    (["match", "punish:", "sayc", "--out", "{tmp}/m"], "needs the agent it wraps"),
+    (["match", "oracle-punish:sayc?down=0", "sayc", "--out", "{tmp}/m"], "down must be >= 1"),
+    (["league", "oracle-punish:sayc", "sayc", "--results", "{tmp}/r"], "cannot sit in a league's ratings"),
+    (["bluechip", "connect", "--seat", "N", "--agent", "oracle-punish:sayc", "--port", "{busy}"],
+     "cannot sit in a Blue Chip table"),
 ]
 
 

@@ -1,8 +1,8 @@
 """No bot peeks (DESIGN.md, issue 47): for every agent kind in the registry, every card
 player and every Spades player, permute the cards the agent cannot see while keeping all it
 can see, and its decision does not change (fixed seeds). A deliberate peek (an agent that
-reads partner's hand) fails the same check, and the double-dummy card player, which peeks
-by design, is the named exception.
+reads partner's hand) fails the same check, and the double-dummy card player and the oracle
+punisher (``oracle-punish:``, issue 44), which peek by design, are the named exceptions.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import bidlab.search  # noqa: F401  (registers the bmcs:, mcs: and jps: kinds)
-from bidlab.agents.registry import known_kinds, make_agent
+from bidlab.agents.registry import PEEKING_KINDS, known_kinds, make_agent
 from bidlab.bridge.auction import Auction
 from bidlab.bridge.play import CardPlay
 from bidlab.cards import Deal, Hand, Seat
@@ -37,15 +37,20 @@ BIDDING_SPECS = {
     "bmcs": ["bmcs:rl?k=2&rmin=4&rmax=8&pmax=400&pmin=0.01&dd=exact"],
     "mcs": ["mcs:rl?k=2&rmin=4&rmax=8&pmax=400&pmin=0.01&dd=exact"],
     "jps": ["jps:rl?samples=4"],
+    # a low threshold, so that the judge's doubles are among the calls checked
+    "punish": ["punish:nn:rl", "punish:sayc?threshold=-3", "punish:nn:rl@soup1?threshold=-1"],
 }
+#: Bidding kinds that peek by design (diagnostics, never players): checked to be caught below.
+PEEKING_BIDDING_SPECS = {"oracle-punish": ["oracle-punish:sayc?down=1", "oracle-punish:nn:rl"]}
 TEAMS = ["sayc+nn:rl"]
 
 
 def test_every_kind_is_covered():
     # the kinds bidlab registers (other test modules register test-only kinds of their own)
     shipped = {k.prefix for k in known_kinds() if k.factory.__module__.startswith("bidlab.")}
-    assert shipped >= {"random", "sayc", "nn", "bmcs", "mcs", "jps"}
-    assert shipped <= set(BIDDING_SPECS)
+    assert shipped >= {"random", "sayc", "nn", "bmcs", "mcs", "jps", "punish", "oracle-punish"}
+    assert shipped <= set(BIDDING_SPECS) | set(PEEKING_BIDDING_SPECS)
+    assert set(PEEKING_BIDDING_SPECS) == set(PEEKING_KINDS) and not set(PEEKING_KINDS) & set(BIDDING_SPECS)
 
 
 def _positions(n: int = 6) -> AuctionState:
@@ -112,6 +117,20 @@ class PartnerPeeker:
 
 def test_a_deliberate_peek_fails(positions):
     assert bidding_violations(PartnerPeeker, positions, trials=4)
+
+
+@pytest.mark.parametrize("spec", [s for specs in PEEKING_BIDDING_SPECS.values() for s in specs])
+def test_the_oracle_punisher_is_the_named_bidding_exception(spec):
+    """oracle-punish: doubles by the real deal's DD result: the check catches it (on positions
+    where double is legal), and its agent says that it peeks."""
+    assert make_agent(spec).peeks
+    deals, _, _ = shipped_store().load("test")
+    rows = []
+    for i in range(40):
+        state = rollout(init(deals[100 + i:101 + i], i % 4, i % 4), [make_agent("nn:rl")] * 4, max_rounds=1 + i % 4)
+        if not state.done[0] and state.legal[0, 1]:
+            rows.append(state)
+    assert bidding_violations(lambda: make_agent(spec, 11), concat(rows), trials=4)
 
 
 # -- card players ---------------------------------------------------------------------------

@@ -8,6 +8,9 @@ Specs::
     bmcs:MODEL[?opts]  belief Monte Carlo search over a neural policy (bidlab.search)
     mcs:MODEL[?opts]   the same search with uniform deal sampling (bidlab.search)
     jps:MODEL[?opts]   one-step joint policy search at decision time (bidlab.search)
+    punish:SPEC[?threshold=T]   SPEC, doubling when the doubling judge says so (bidlab.search.punish)
+    oracle-punish:SPEC[?down=2]  SPEC, doubling every contract that goes down double dummy:
+                       a peeking diagnostic for ``bidlab match`` only (:data:`PEEKING_KINDS`)
     A+B                a mixed partnership (:mod:`bidlab.agents.team`): agent A bids
                        North/East, agent B South/West; ``A+A`` is the plain agent A
 
@@ -59,14 +62,37 @@ ENTRY_POINT_GROUP = "bidlab.agents"
 
 #: bidlab's own kinds that its pyproject declares as entry points (for the hint when an
 #: installation's metadata predates them).
-_OWN_ENTRY_POINTS = ("bmcs", "mcs", "jps")
+_OWN_ENTRY_POINTS = ("bmcs", "mcs", "jps", "punish", "oracle-punish")
+
+#: Kinds that read hidden cards by design: diagnostics, never players. They may sit in
+#: ``bidlab match`` (to measure how much an agent gives away), and are refused by name in
+#: every playing context (the web app, Blue Chip, ``bidlab league`` ratings): see
+#: :func:`refuse_peeking`. They are also the named exception of the no-peeking test.
+PEEKING_KINDS = ("oracle-punish",)
+
+
+def peeking_members(spec: str) -> list[str]:
+    """The members of ``spec`` (itself, or each member of a team) whose kind peeks."""
+    members = team_members(spec) if isinstance(spec, str) else None
+    parts = members or ((spec or "").strip(),)
+    return [m for m in parts if m.partition(":")[0].strip().lower() in PEEKING_KINDS]
+
+
+def refuse_peeking(spec: str, where: str) -> None:
+    """Raise :class:`AgentSpecError` when ``spec`` (or a member of it) is a peeking
+    diagnostic (:data:`PEEKING_KINDS`): it cannot sit at ``where`` (a playing context)."""
+    bad = peeking_members(spec)
+    if bad:
+        kind = bad[0].partition(":")[0].strip().lower()
+        raise AgentSpecError(f"{bad[0]!r} cannot sit in {where}: {kind} looks at the hidden hands (a diagnostic "
+                             "for `bidlab match` only, never a player)")
 
 
 def register(prefix: str, summary: str, factory: Callable[[str, int], Agent]) -> None:
     """Add (or replace) the agent kind ``prefix``: ``make_agent("prefix:ARG", seed)`` calls
-    ``factory(ARG, seed)``. A prefix is letters, digits and ``_`` (no ``:`` nor ``+``)."""
-    if not isinstance(prefix, str) or not prefix or not all(c.isalnum() or c == "_" for c in prefix):
-        raise AgentSpecError(f"an agent kind's prefix is letters, digits and _, got {prefix!r}")
+    ``factory(ARG, seed)``. A prefix is letters, digits, ``_`` and ``-`` (no ``:`` nor ``+``)."""
+    if not isinstance(prefix, str) or not prefix or not all(c.isalnum() or c in "_-" for c in prefix):
+        raise AgentSpecError(f"an agent kind's prefix is letters, digits, _ and -, got {prefix!r}")
     if not callable(factory):
         raise AgentSpecError(f"the factory of agent kind {prefix!r} must be callable (arg, seed) -> agent")
     # bidlab's own kinds (the search modules register theirs on import too) are found in a

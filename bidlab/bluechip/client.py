@@ -90,6 +90,9 @@ class BlueChipClient:
 
     def __init__(self, conn: LineConnection, seat: Seat, agent: Agent, team: str,
                  player: RulePlayer | SampledDDPlayer | None = None):
+        if getattr(agent, "peeks", False):  # a diagnostic that reads hidden hands (oracle-punish:) never plays
+            raise BidlabError(f"{getattr(agent, 'name', 'this agent')!r} cannot sit at a Blue Chip table: it looks "
+                              "at the hidden hands (a diagnostic for `bidlab match` only)")
         self.conn = conn
         self.seat = seat
         self.agent = agent

@@ -13,7 +13,7 @@ from rich.console import Console
 
 #: Commands (as typed after ``bidlab``) whose finished work is saved and resumed by a rerun.
 RESUMABLE = frozenset({
-    "match", "data expert", "train sl", "train rl", "train belief", "train tricks", "dd generate",
+    "match", "data expert", "train sl", "train rl", "train belief", "train tricks", "train judge", "dd generate",
     "spades tournament", "spades fit-curves", "bluechip serve", "jps table1", "jps table2",
 })
 

@@ -53,7 +53,7 @@ def connect(
 ) -> None:
     """Sit at a Blue Chip table and play a session: bid with AGENT, play by double dummy on sampled deals."""
     import bidlab.search  # noqa: F401  (registers bmcs:, mcs:, jps:, also as team members)
-    from bidlab.agents.registry import make_agent, member_seed, seat_agent_spec
+    from bidlab.agents.registry import make_agent, member_seed, refuse_peeking, seat_agent_spec
     from bidlab.agents.specs import check_agent_spec
     from bidlab.bluechip.client import PLAYERS, BlueChipClient, make_player
     from bidlab.bluechip.client import connect as open_connection
@@ -67,6 +67,7 @@ def connect(
         # option must not take a seat at the table and then leave it
         if play not in PLAYERS:
             raise BidlabError(f"--play must be {' or '.join(PLAYERS)}, got {play!r}")
+        refuse_peeking(agent, "a Blue Chip table")
         agent = check_agent_spec(agent)
         seated = []
         for s in seats:

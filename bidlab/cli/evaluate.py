@@ -17,7 +17,9 @@ console = Console()
 
 @app.command()
 def match(
-    agent_a: str = typer.Argument(..., help="Agent A spec: random, random:SEED, sayc, nn:PATH ..."),
+    agent_a: str = typer.Argument(..., help="Agent A spec: random, random:SEED, sayc, nn:PATH, punish:SPEC "
+                                 "(SPEC doubling by the doubling judge) ...; also oracle-punish:SPEC[?down=2], a "
+                                 "diagnostic that peeks at the deal to double contracts going down (match only)."),
     agent_b: str = typer.Argument(..., help="Agent B spec (the opponent)."),
     split: str = typer.Option("test", help="Deal split to play: test (default, never trained on), validation, train."),
     boards: int = typer.Option(200, min=1, help="Number of boards; each is bid at two tables."),

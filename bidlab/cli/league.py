@@ -56,6 +56,7 @@ def league(
     covariance. Prints the cross-table, each agent's net IMPs on the boards where it declared
     a doubled contract, and the ratings, and writes a plot. Rerunning resumes unfinished
     pairings and reuses finished ones."""
+    from bidlab.agents.registry import refuse_peeking
     from bidlab.agents.specs import check_agent_spec
     from bidlab.eval.league import is_search_agent, plan_league, play_pairing
     from bidlab.eval.match import MatchConfig, select_deals
@@ -71,6 +72,8 @@ def league(
         raise OptionError(f"--seed must be >= 0, got {seed}")
     if len(agents) < 2:
         raise OptionError(f"a league needs at least 2 agents, got {len(agents)}")
+    for a in agents:
+        refuse_peeking(a, "a league's ratings")
     agents = [check_agent_spec(a) for a in agents]
     if anchor is not None:
         anchor = anchor.strip()

@@ -796,6 +796,111 @@ def train_tricks_cmd(
     console.print(f"best validation mean absolute trick error {state['best_mae']:.3f}; model: {out}/model.safetensors")
 
 
+@train_app.command("judge")
+def train_judge_cmd(
+    out: Path = typer.Option(Path("runs/judge"), help="Run folder: positions, checkpoints, model."),
+    preset: str = typer.Option("cpu", help="Hyperparameter preset: cpu (3 x 256 net, each TRAIN deal bid twice) "
+                               "or paper (4 x 1024, four times); the options below override it."),
+    agents: list[str] = typer.Option(None, "--agent", help="Agent of the panel whose auctions make the positions "
+                                     "(repeatable); default: nn:rl and its earlier generations, nn:sl, nn:partner, sayc."),
+    deals: int = typer.Option(None, help="TRAIN deals of the shipped DD store to bid (default: all of them)."),
+    passes: int = typer.Option(None, help="Auctions per deal, each with its own pair of agents, dealer, vulnerability."),
+    validation_deals: int = typer.Option(None, help="VALIDATION deals bid for model choice and calibration."),
+    focus: float = typer.Option(None, help="Share of chunks bid by the panel's first agent at both sides (0..1)."),
+    epochs: int = typer.Option(None, help="Passes over the training positions."),
+    lr: float = typer.Option(None, help="Adam learning rate (decayed linearly to 10%)."),
+    batch_size: int = typer.Option(None, help="Batch size."),
+    seed: int = typer.Option(0, help="Seed of pairings, deals' order, initialisation and batch order."),
+    checkpoint_seconds: float = typer.Option(60.0, "--checkpoint-seconds", help="Checkpoint when this long has "
+                                             "passed (and at every epoch's end): a kill loses at most this much."),
+    max_steps: int = typer.Option(None, help="Stop after this many steps (quick runs; rerun without it to go on)."),
+    device: str = typer.Option("cpu", help="Torch device: cpu, cuda, cuda:1 ..."),
+    threads: int = typer.Option(1, help="Torch CPU threads."),
+) -> None:
+    """Doubling judge: one player's 480 view -> the IMPs that doubling the opponents' contract
+    gains over the player's own call, learnt from positions of many agents' auctions on TRAIN
+    deals (labels: the same agents bid on after the double, scored by the deal's DD table);
+    the model is the best epoch on VALIDATION positions. Rerun the same command to resume
+    (also after kill -9)."""
+    from dataclasses import replace
+
+    from bidlab.learn.judge import JudgeConfig
+
+    # every option is checked before the run folder (or anything else) is made
+    presets = {"cpu": JudgeConfig.cpu, "paper": JudgeConfig.paper}
+    if preset not in presets:
+        raise OptionError(f"--preset must be one of {', '.join(presets)}, got {preset!r}")
+    for value, option in ((deals, "--deals"), (passes, "--passes"), (validation_deals, "--validation-deals"),
+                          (epochs, "--epochs"), (batch_size, "--batch-size"), (max_steps, "--max-steps"),
+                          (threads, "--threads")):
+        if value is not None and value < 1:
+            raise OptionError(f"{option} must be >= 1, got {value}")
+    if seed < 0:
+        raise OptionError(f"--seed must be >= 0, got {seed}")
+    check_positive(lr, "--lr")
+    check_positive(checkpoint_seconds, "--checkpoint-seconds")
+    if focus is not None and not 0 <= focus <= 1:
+        raise OptionError(f"--focus must be in [0, 1], got {focus:g}")
+    check_output_folder(out)
+    check_device(device)
+    cfg = presets[preset]()
+    given = {"deals": deals, "passes": passes, "validation_deals": validation_deals, "epochs": epochs, "lr": lr,
+             "batch_size": batch_size, "focus": focus}
+    cfg = replace(cfg, **{k: v for k, v in given.items() if v is not None}, seed=seed,
+                  checkpoint_seconds=checkpoint_seconds, max_steps=max_steps)
+    if agents:
+        cfg = replace(cfg, agents=tuple(_check_judge_panel(agents)))
+    from bidlab.dd import shipped_store
+
+    store = shipped_store()
+    for split, n, option in (("train", cfg.deals, "--deals"), ("validation", cfg.validation_deals, "--validation-deals")):
+        if n > store.count(split):
+            raise OptionError(f"{option} {n}: the {split} split has {store.count(split)} deals")
+    import torch
+
+    from bidlab.learn.judge import train_judge
+
+    torch.set_num_threads(threads)
+    _say_resuming(out)
+    with progress_display(console) as display:
+        epoch_bar = _EpochProgress(display)
+
+        def show(ev: dict) -> None:
+            if "message" in ev:
+                console.print(ev["message"], highlight=False)
+            elif "epoch_done" in ev:
+                console.print(f"epoch {ev['epoch_done']}: validation mean squared error {ev['validation_mse']:.3f} "
+                              f"IMPs² (predicting the mean: {ev['baseline_mse']:.3f}; {ev['positions']} training "
+                              "positions)", highlight=False)
+            else:
+                epoch_bar.update(ev["epoch"], ev["steps_per_epoch"], ev["step_in_epoch"],
+                                 f"mse {ev['loss']:.2f}  {ev['positions_per_s']:.0f} positions/s")
+
+        state = train_judge(out, cfg, progress=show, device=device)
+    if (out / "model.safetensors").exists() and state["best_mse"] is not None:
+        console.print(f"best validation mean squared error {state['best_mse']:.3f}; model: {out}/model.safetensors",
+                      highlight=False)
+    else:
+        console.print(f"{state['step']} steps, no epoch finished yet, so no model; the checkpoint is in {out}: "
+                      "rerun with a larger --max-steps (or none) to go on", highlight=False)
+
+
+def _check_judge_panel(agents: list[str]) -> list[str]:
+    """The panel's specs, each built once (a bad one is a one-line error before anything is written);
+    a peeking diagnostic (oracle-punish:) is refused: the judge must learn from auctions of players."""
+    from bidlab.agents.registry import refuse_peeking
+    from bidlab.agents.specs import check_agent_spec
+
+    out = []
+    for a in agents:
+        try:
+            refuse_peeking(a, "the judge's panel")
+            out.append(check_agent_spec(a))
+        except BidlabError as e:
+            raise OptionError(f"--agent: {e}") from None
+    return out
+
+
 class _EpochProgress:
     """One progress task per epoch, fed with (epoch, steps in the epoch, step reached, info)."""
 

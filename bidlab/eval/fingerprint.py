@@ -11,6 +11,8 @@ new agent's. The fingerprint hashes what decides the agent's calls:
 - a search agent: its policy's fingerprint and its belief and trick nets' weights (its
   search settings are in the spec, and a match is stored under its spec already);
 - a team: its members' fingerprints, in seat order;
+- a punisher (``punish:SPEC``): its base agent's fingerprint, the judge's weights and its
+  threshold; the oracle punisher (``oracle-punish:SPEC``): its base's and its ``down``;
 - a rule-based agent of bidlab: the source files of the package its class lives in (the SAYC rules);
 - any other agent (yours): its own ``fingerprint()`` when it has one (a hash of its weights
   file, say), else the source file of its class and the state it holds (every torch module's
@@ -34,6 +36,7 @@ from bidlab.agents.neural import NeuralAgent
 from bidlab.agents.registry import make_agent
 from bidlab.agents.team import TeamPolicy
 from bidlab.search.agents import SearchAgent
+from bidlab.search.punish import OraclePunishAgent, PunishAgent
 
 
 class NoFingerprint(Exception):
@@ -66,6 +69,13 @@ def _feed(h, agent) -> None:
         for member in agent.members:
             h.update(b"member:")
             _feed(h, member)
+    elif isinstance(agent, PunishAgent):
+        h.update(f"punish:{agent.threshold!r}:".encode())
+        _feed(h, agent.base)
+        _feed_weights(h, agent.judge)
+    elif isinstance(agent, OraclePunishAgent):
+        h.update(f"oracle-punish:{agent.down}:".encode())
+        _feed(h, agent.base)
     elif isinstance(agent, SearchAgent):
         searcher = agent.searcher
         h.update(b"search:")

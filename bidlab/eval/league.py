@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bidlab.agents.registry import peeking_members
 from bidlab.errors import BidlabError
 from bidlab.eval.fingerprint import agent_fingerprint
 from bidlab.eval.match import (  # noqa: F401  (SEARCH_KINDS, is_search_agent: re-exported for the CLI)
@@ -74,6 +75,10 @@ def plan_league(agents: Sequence[str], boards: int, search_boards: int, *, split
     that holds another match under the expected name is an error now, not half-way."""
     if len(agents) < 2:
         raise LeagueError(f"a league needs at least 2 agents, got {len(agents)}")
+    for a in agents:
+        if peeking_members(a):
+            raise LeagueError(f"{peeking_members(a)[0]!r} cannot sit in a league's ratings: it looks at the hidden "
+                              "hands (a diagnostic for `bidlab match` only, never a player)")
     twice = sorted({a for a in agents if list(agents).count(a) > 1})
     if twice:
         raise LeagueError(f"agent {twice[0]!r} is listed twice; list each agent once")

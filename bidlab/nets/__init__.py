@@ -11,6 +11,8 @@ Below the agents and the learners, so that both use the nets without importing e
 - :class:`BeliefNet` (Qiu Sec. V): 480 -> 4 x 1024 GELU -> 156 sigmoids, the probability
   that LHO, partner, RHO hold each card (blocks of 52 in OpenSpiel's card order, the
   order of the 480 input's own-hand block).
+- :class:`JudgeNet` (issue 44): 480 -> 3 x 256 GELU -> 1, the IMPs that doubling the
+  opponents' contract gains over passing, for the player to act (see :mod:`bidlab.learn.judge`).
 - :class:`JpsNet` (Tian et al. Sec. 7 and appendix D): 267 -> 200, then 4 layers of 200
   with a skip connection every two layers, a 38-way policy head and a value head.
 
@@ -23,9 +25,9 @@ from __future__ import annotations
 
 from bidlab.nets.config import PRESETS, ModelFileError, NetConfig, policy_cpu, policy_paper, preset
 from bidlab.nets.io import load_model, load_optimizer, model_paths, optimizer_tensors, save_model
-from bidlab.nets.modules import BeliefNet, JpsNet, PolicyNet, ValueNet, build
+from bidlab.nets.modules import BeliefNet, JpsNet, JudgeNet, PolicyNet, ValueNet, build
 
 __all__ = [
-    "PRESETS", "BeliefNet", "JpsNet", "ModelFileError", "NetConfig", "PolicyNet", "ValueNet", "build",
+    "PRESETS", "BeliefNet", "JpsNet", "JudgeNet", "ModelFileError", "NetConfig", "PolicyNet", "ValueNet", "build",
     "load_model", "load_optimizer", "model_paths", "optimizer_tensors", "policy_cpu", "policy_paper", "preset", "save_model",
 ]

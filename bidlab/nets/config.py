@@ -20,7 +20,7 @@ class ModelFileError(BidlabError):
 class NetConfig:
     """Shape of a network; ``kind`` picks the class, ``encoder`` its input features."""
 
-    kind: str                 # "policy", "value", "belief" or "jps"
+    kind: str                 # "policy", "value", "belief", "jps" or "judge"
     preset: str
     input_dim: int
     hidden: int
@@ -43,6 +43,10 @@ PRESETS: dict[tuple[str, str], NetConfig] = {
     ("jps", "paper"): NetConfig("jps", "paper", 267, 200, 4, 38, "jps267"),
     ("jps", "cpu"): NetConfig("jps", "cpu", 267, 200, 4, 38, "jps267"),
     ("jps", "tiny"): NetConfig("jps", "tiny", 267, 32, 2, 38, "jps267"),
+    # the doubling judge (issue 44): one player's 480 -> the IMPs doubling gains over passing
+    ("judge", "paper"): NetConfig("judge", "paper", 480, 1024, 4, 1, "openspiel480"),
+    ("judge", "cpu"): NetConfig("judge", "cpu", 480, 256, 3, 1, "openspiel480"),
+    ("judge", "tiny"): NetConfig("judge", "tiny", 480, 32, 2, 1, "openspiel480"),
 }
 
 

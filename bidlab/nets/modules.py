@@ -54,6 +54,15 @@ class BeliefNet(_MLPNet):
         return torch.sigmoid(self.forward(x))
 
 
+class JudgeNet(_MLPNet):
+    """The doubling judge (issue 44): one player's 480 observation (own hand, auction,
+    vulnerability; nothing hidden) -> the IMPs that doubling the opponents' current contract
+    gains over passing, for the player to act (:mod:`bidlab.learn.judge`)."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return super().forward(x).squeeze(-1)
+
+
 class JpsNet(nn.Module):
     """Tian et al.'s residual MLP: 267 -> hidden, then pairs of layers with a skip, two heads."""
 
@@ -75,7 +84,7 @@ class JpsNet(nn.Module):
         return self.policy(h), self.value(h).squeeze(-1)
 
 
-_CLASSES = {"policy": PolicyNet, "value": ValueNet, "belief": BeliefNet, "jps": JpsNet}
+_CLASSES = {"policy": PolicyNet, "value": ValueNet, "belief": BeliefNet, "jps": JpsNet, "judge": JudgeNet}
 
 
 def build(cfg: NetConfig) -> nn.Module:

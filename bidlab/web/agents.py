@@ -23,7 +23,15 @@ from pathlib import Path
 
 import bidlab.search  # noqa: F401  (registers the bmcs: and mcs: agent kinds)
 from bidlab.agents.base import Agent
-from bidlab.agents.registry import TEAM_SEPARATOR, AgentSpecError, known_kinds, make_agent, team_members
+from bidlab.agents.registry import (
+    PEEKING_KINDS,
+    TEAM_SEPARATOR,
+    AgentSpecError,
+    known_kinds,
+    make_agent,
+    refuse_peeking,
+    team_members,
+)
 from bidlab.agents.specs import split_neural_spec
 
 #: Spec kinds whose argument is not a file; any other kind's argument must be a model file.
@@ -133,11 +141,14 @@ class AgentCatalog:
         return f"nn:{PARTNER_MODEL}" if any(m.name == PARTNER_MODEL for m in self.policies()) else "sayc"
 
     def kinds(self) -> list[tuple[str, str]]:
-        return [(k.prefix, k.summary) for k in known_kinds()]
+        """The kinds a seat may hold (peeking diagnostics such as ``oracle-punish`` are not offered)."""
+        return [(k.prefix, k.summary) for k in known_kinds() if k.prefix not in PEEKING_KINDS]
 
     def resolve(self, spec: str) -> str:
         """The registry spec to build for a requested one; raises :class:`AgentSpecError`.
-        A team ``A+B`` resolves member by member."""
+        A team ``A+B`` resolves member by member. A peeking diagnostic (``oracle-punish:``)
+        is refused by name: it is never a player."""
+        refuse_peeking(spec, "the web app")
         members = team_members(spec)
         if members is not None:
             if YOU_SPEC in (m.lower() for m in members):
@@ -243,7 +254,9 @@ class AgentPool:
 
 
 def build_agent(spec: str, seed: int) -> Agent:
-    """``make_agent`` with any failure to load reported as a bad spec, not a crash."""
+    """``make_agent`` with any failure to load reported as a bad spec, not a crash (and a
+    peeking diagnostic refused by name)."""
+    refuse_peeking(spec, "the web app")
     try:
         return make_agent(spec, seed)
     except AgentSpecError:
