@@ -11,8 +11,9 @@ new agent's. The fingerprint hashes what decides the agent's calls:
 - a search agent: its policy's fingerprint and its belief and trick nets' weights (its
   search settings are in the spec, and a match is stored under its spec already);
 - a team: its members' fingerprints, in seat order;
-- a punisher (``punish:SPEC``): its base agent's fingerprint, the judge's weights and its
-  threshold; the oracle punisher (``oracle-punish:SPEC``): its base's and its ``down``;
+- a punisher (``punish:SPEC``): its base agent's fingerprint, the judge's weights, its
+  threshold and the punishers' code; the oracle punisher (``oracle-punish:SPEC``): its
+  base's, its ``down`` and the same code;
 - a rule-based agent of bidlab: the source files of the package its class lives in (the SAYC rules);
 - any other agent (yours): its own ``fingerprint()`` when it has one (a hash of its weights
   file, say), else the source file of its class and the state it holds (every torch module's
@@ -70,11 +71,11 @@ def _feed(h, agent) -> None:
             h.update(b"member:")
             _feed(h, member)
     elif isinstance(agent, PunishAgent):
-        h.update(f"punish:{agent.threshold!r}:".encode())
+        h.update(f"punish:{agent.threshold!r}:".encode() + Path(inspect.getfile(PunishAgent)).read_bytes())
         _feed(h, agent.base)
         _feed_weights(h, agent.judge)
     elif isinstance(agent, OraclePunishAgent):
-        h.update(f"oracle-punish:{agent.down}:".encode())
+        h.update(f"oracle-punish:{agent.down}:".encode() + Path(inspect.getfile(OraclePunishAgent)).read_bytes())
         _feed(h, agent.base)
     elif isinstance(agent, SearchAgent):
         searcher = agent.searcher

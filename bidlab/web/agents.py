@@ -169,6 +169,15 @@ class AgentCatalog:
             raise AgentSpecError(f"unknown agent {spec!r}; known kinds: {', '.join(sorted(kinds))}, or 'you'")
         if prefix in PLAIN_KINDS:
             return s
+        if prefix == "punish":   # the wrapped agent resolves as any seat's; the judge is the shipped one
+            from bidlab.search.punish import split_options
+
+            base, opts = split_options(arg, ("threshold", "judge"))
+            if "judge" in opts:
+                raise AgentSpecError("punish options may not name files (judge=) on the web")
+            inner = self.resolve(base)
+            extra = "" if "threshold" not in opts else ("&" if "?" in inner else "?") + f"threshold={opts['threshold']}"
+            return f"punish:{inner}{extra}"
         options = ""
         if prefix in OPTION_KINDS:
             arg, q, options = arg.partition("?")

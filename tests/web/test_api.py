@@ -300,6 +300,7 @@ def test_malformed_pbn_is_400(client, deal, fragment):
     ("foo", "unknown agent"), ("random:abc", "integer seed"), ("sayc:x", "no argument"),
     ("nn:/etc/passwd", "unknown model"), ("nn:../../etc/passwd", "unknown model"), ("nn:", "needs a model"),
     ("nn:tiny/../../x", "unknown model"), ("nn:tiny:weird", "unknown mode 'weird'"),
+    ("oracle-punish:sayc", "looks at the hidden hands"), ("sayc+oracle-punish:sayc", "looks at the hidden hands"),
 ])
 def test_unknown_or_unsafe_agents_are_400(client, spec, fragment):
     expect_error(client.post("/api/boards", json={"seats": {"E": spec}}), 400, fragment)
@@ -586,3 +587,11 @@ def test_any_mix_of_people_and_agents_keeps_the_board_consistent(client):
                 assert (w.json()["top_calls"] is not None) == w.json()["agent"].startswith("nn:")
 
     check()
+
+
+def test_a_punisher_takes_a_seat_and_the_judge_may_not_be_named(client):
+    s = new_board(client, number=3, seed=5, seats={"N": "punish:sayc?threshold=1", "E": "sayc", "S": "you",
+                                                   "W": "punish:nn:tiny"})
+    assert s["seats"]["N"] == "punish:sayc?threshold=1" and not s["over"]
+    expect_error(client.post("/api/boards", json={"seats": {"E": "punish:sayc?judge=/etc/passwd"}}), 400,
+                 "may not name files")

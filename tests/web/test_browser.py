@@ -385,3 +385,19 @@ def test_play_a_whole_board_against_bots_and_check_the_score(server, browser, tm
     finally:
         pg.close()
     assert errors == [], errors
+
+
+def test_the_oracle_punisher_cannot_take_a_seat(server, browser):
+    """oracle-punish: reads the hidden hands (a diagnostic for `bidlab match`): typed at a seat
+    of the page, the board is refused with the reason, and the page stays usable."""
+    with watched_page(browser, viewport={"width": 1400, "height": 900}) as pg:
+        pg.goto(server + "/")
+        pg.wait_for_selector("[data-testid=seat-E] option[value=sayc]", state="attached")
+        pg.select_option("[data-testid=seat-E]", "__custom")
+        pg.fill("[data-testid=seat-E-custom]", "oracle-punish:sayc")
+        pg.click("[data-testid=deal-button]")
+        pg.wait_for_selector("[data-testid=error]:not(.hidden)")
+        assert "looks at the hidden hands" in pg.inner_text("[data-testid=error]")
+        pg.select_option("[data-testid=seat-E]", "sayc")
+        pg.click("[data-testid=deal-button]")
+        pg.wait_for_selector("[data-testid=error].hidden", state="attached")
