@@ -48,6 +48,7 @@ from bidlab.envs.rollout import Policy, rollout
 from bidlab.envs.state import init, observe636
 from bidlab.errors import BidlabError
 from bidlab.fileio import write_bytes_atomic, write_json_atomic
+from bidlab.learn.optim import decayed_step
 from bidlab.nets import BeliefNet, build, load_model, load_optimizer, optimizer_tensors, preset, save_model
 
 HIDDEN = 156
@@ -284,12 +285,8 @@ def train_belief(out: str | Path, cfg: BeliefConfig, progress: Callable[[dict], 
                 return state
             rows = np.sort(perm[k * cfg.batch_size:(k + 1) * cfg.batch_size])
             x, y = unpack(obs[rows], hid[rows])
-            for g in opt.param_groups:      # linear decay to 10% (a function of the step: resumes exactly)
-                g["lr"] = cfg.lr * (1 - 0.9 * state["step"] / (cfg.epochs * steps_per_epoch))
             loss = bce_per_row(net, x, y).mean()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
+            decayed_step(opt, loss, cfg.lr, state["step"], cfg.epochs * steps_per_epoch)
             state["step"] += 1
             seen += len(rows)
             if progress and state["step"] % 50 == 0:

@@ -69,6 +69,8 @@ from bidlab.envs.scoring import dd_tricks, imps_array, ns_scores
 from bidlab.envs.state import AuctionState, concat, contracts, init, packed_observations, step
 from bidlab.errors import BidlabError
 from bidlab.fileio import write_bytes_atomic, write_json_atomic
+from bidlab.learn.belief import he_init
+from bidlab.learn.optim import decayed_step
 from bidlab.nets import JudgeNet, build, load_model, load_optimizer, optimizer_tensors, preset, save_model
 
 DOUBLE = 1  # call index of X
@@ -264,15 +266,6 @@ def predict(net: JudgeNet, obs: np.ndarray, batch: int = 16384) -> np.ndarray:
     return np.concatenate(out) if out else np.zeros(0, np.float32)
 
 
-def he_init(net: torch.nn.Module) -> None:
-    """He-normal weights and zero biases (as for the belief net: the default init left its
-    GELU MLP on a constant plateau for hundreds of steps)."""
-    for m in net.modules():
-        if isinstance(m, torch.nn.Linear):
-            torch.nn.init.kaiming_normal_(m.weight, nonlinearity="relu")
-            torch.nn.init.zeros_(m.bias)
-
-
 def train_judge(out: str | Path, cfg: JudgeConfig, progress: Callable[[dict], None] | None = None,
                 device: str = "cpu") -> dict:
     """Generate the positions (once) and train; returns the final state (module docstring)."""
@@ -323,12 +316,8 @@ def train_judge(out: str | Path, cfg: JudgeConfig, progress: Callable[[dict], No
             rows = np.sort(perm[k * cfg.batch_size:(k + 1) * cfg.batch_size])
             x = unpack(obs[rows]).to(device)
             target = torch.from_numpy(y[rows]).to(device)
-            for g in opt.param_groups:      # a function of the step, so a resumed run repeats it
-                g["lr"] = cfg.lr * (1 - 0.9 * state["step"] / total)
             loss = torch.mean((net(x) - target) ** 2)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
+            decayed_step(opt, loss, cfg.lr, state["step"], total)
             state["step"] += 1
             seen += len(rows)
             if progress and state["step"] % 50 == 0:

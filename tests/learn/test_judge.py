@@ -5,12 +5,8 @@ stopped."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
-import time
-from pathlib import Path
 
 import numpy as np
 
@@ -20,6 +16,7 @@ from bidlab.cards import Deal
 from bidlab.dd import shipped_store
 from bidlab.envs.state import from_prefix
 from bidlab.learn.judge import doubling_gain, doubling_positions
+from tests.kill_training import run_until_then_kill9
 
 CMD = [sys.executable, "-c", "from bidlab.cli import main; main()", "train", "judge", "--agent", "nn:sl",
        "--agent", "sayc", "--deals", "300", "--validation-deals", "100", "--passes", "1", "--epochs", "3",
@@ -86,28 +83,9 @@ def test_the_continuation_label_replays_the_auction_with_a_double():
     assert checked == 25
 
 
-def _kill_at_step(cmd: list[str], state: Path, step: int) -> None:
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ))
-    try:
-        while True:
-            if proc.poll() is not None:
-                raise AssertionError("the run ended before it could be killed: " + proc.stderr.read().decode())
-            try:
-                if json.loads(state.read_text())["step"] >= step:
-                    break
-            except (OSError, ValueError, KeyError):
-                pass
-            time.sleep(0.005)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-
-
 def test_resume_after_kill9_ends_with_the_same_model(tmp_path):
     killed, clean = tmp_path / "killed", tmp_path / "clean"
-    _kill_at_step(CMD + ["--out", str(killed)], killed / "state.json", 60)
+    run_until_then_kill9(CMD + ["--out", str(killed)], killed / "state.json", "step", 60)
     stopped_at = json.loads((killed / "state.json").read_text())["step"]
     subprocess.run(CMD + ["--out", str(killed)], check=True, capture_output=True)
     subprocess.run(CMD + ["--out", str(clean)], check=True, capture_output=True)
