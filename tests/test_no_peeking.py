@@ -34,7 +34,8 @@ BIDDING_SPECS = {
     "random": ["random:5"],
     "sayc": ["sayc"],
     "nn": ["nn:sl", "nn:rl", "nn:partner", "nn:rl:sample"],
-    "bmcs": ["bmcs:rl?k=2&rmin=4&rmax=8&pmax=400&pmin=0.01&dd=exact"],
+    "bmcs": ["bmcs:rl?k=2&rmin=4&rmax=8&pmax=400&pmin=0.01&dd=exact",
+             "bmcs:rl?k=2&rmin=4&rmax=8&pmax=400&pmin=0.01&dd=exact&opponents=punish:nn:rl"],
     "mcs": ["mcs:rl?k=2&rmin=4&rmax=8&pmax=400&pmin=0.01&dd=exact"],
     "jps": ["jps:rl?samples=4"],
     # a low threshold, so that the judge's doubles are among the calls checked

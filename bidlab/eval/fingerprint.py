@@ -83,6 +83,9 @@ def _feed(h, agent) -> None:
         _feed(h, searcher.policy)
         for net in (searcher.belief_net, searcher.trick_net):
             _feed_weights(h, net)
+        if getattr(searcher, "opponents", None) is not None:   # bmcs:...?opponents=SPEC
+            h.update(b"opponents:")
+            _feed(h, searcher.opponents)
     elif isinstance(agent, NeuralAgent):
         h.update(b"nn:" + agent.mode.encode())
         _feed_weights(h, agent.net)

@@ -5,7 +5,10 @@ Specs: ``bmcs:MODEL[?OPTIONS]`` and ``mcs:MODEL[?OPTIONS]``, e.g. ``bmcs:sl``,
 MODEL is a policy (a shipped name such as ``sl``/``rl`` or a path); options are those of
 :func:`bidlab.search.bmcs.parse_options` plus ``belief=NAME`` (default the shipped
 ``belief``), ``tricks=NAME`` (default the shipped ``tricks``) and, for piKL (issue 29),
-``anchor=MODEL`` with ``anchor_weight=λ`` (``bmcs:rl?anchor=sl&anchor_weight=0.5``), and
+``anchor=MODEL`` with ``anchor_weight=λ`` (``bmcs:rl?anchor=sl&anchor_weight=0.5``), for
+issue 44 ``opponents=SPEC`` (``bmcs:rl?opponents=punish:nn:rl``: the rollouts bid the
+opponents' seats with SPEC, e.g. a punisher, so that the search sees the risk of a penalty
+double; SPEC takes no ``&`` options of its own here), and
 ``device=cuda`` (or ``cuda:N``), where the policy, belief and trick nets compute (default
 ``cpu``): particles, filtering and rollouts are batched, so the paper preset's 1,500
 rollouts a decision are the work a GPU helps with.
@@ -81,6 +84,7 @@ def build_search_agent(arg: str, seed: int, belief: bool) -> SearchAgent:
     belief_name = kv.pop("belief", "belief")
     tricks_name = kv.pop("tricks", "tricks")
     anchor_name = kv.pop("anchor", None)
+    opponents_spec = kv.pop("opponents", None)
     device = kv.pop("device", "cpu")
     try:
         check_device(device, flag="device=")
@@ -100,13 +104,27 @@ def build_search_agent(arg: str, seed: int, belief: bool) -> SearchAgent:
             except ModelFileError as e:
                 raise AgentSpecError(f"anchor={anchor_name}: {e}") from None
             anchor = load_neural_agent(anchor_name, mode="greedy", seed=seed, device=device)
-        return SearchAgent(Searcher(policy, cfg, bnet, tnet, seed=seed, anchor=anchor))
+        opponents = _opponents(opponents_spec, seed) if opponents_spec else None
+        return SearchAgent(Searcher(policy, cfg, bnet, tnet, seed=seed, anchor=anchor, opponents=opponents))
     except SearchError as e:
         raise AgentSpecError(str(e)) from None
 
 
+def _opponents(spec: str, seed: int):
+    """The agent that bids the opponents' seats in the rollouts (``opponents=punish:nn:rl``)."""
+    from bidlab.agents.registry import make_agent, peeking_members
+
+    if peeking_members(spec) or spec.partition(":")[0].lower() in ("bmcs", "mcs", "jps"):
+        raise AgentSpecError(f"opponents={spec}: the rollouts' opponents must be a plain bidder (a net, sayc, "
+                             "a punisher), not a search nor a peeking diagnostic")
+    try:
+        return make_agent(spec, seed)
+    except AgentSpecError as e:
+        raise AgentSpecError(f"opponents={spec}: {e}") from None
+
+
 def bmcs_factory(arg: str, seed: int) -> SearchAgent:
-    """belief Monte Carlo search over a policy: bmcs:MODEL[?k=4&rmax=1500&pmin=0.01&rmin=100&dd=net|exact&score=imps|points&preset=paper&anchor=sl&anchor_weight=0.5&device=cuda]"""
+    """belief Monte Carlo search over a policy: bmcs:MODEL[?k=4&rmax=1500&pmin=0.01&rmin=100&dd=net|exact&score=imps|points&preset=paper&anchor=sl&anchor_weight=0.5&opponents=punish:nn:rl&device=cuda]"""
     return build_search_agent(arg, seed, belief=True)
 
 

@@ -174,8 +174,12 @@ class Searcher:
     """BMCS (or MCS) over a neural policy; ``policy`` needs ``probabilities(state)`` and
     ``decide(state)`` (a greedy :class:`~bidlab.agents.neural.NeuralAgent`)."""
 
-    def __init__(self, policy, cfg: SearchConfig, belief_net=None, trick_net=None, seed: int = 0, anchor=None):
+    def __init__(self, policy, cfg: SearchConfig, belief_net=None, trick_net=None, seed: int = 0, anchor=None,
+                 opponents=None):
         self.policy = policy
+        # who bids the opponents' seats in the rollouts (issue 44: a punisher, so that the search
+        # sees the danger of being doubled); None: the searcher's own policy, as in Qiu et al.
+        self.opponents = opponents
         self.cfg = cfg.check()
         if cfg.anchor_weight > 0 and anchor is None:
             raise SearchError("anchor_weight needs an anchor policy (e.g. anchor=sl)")
@@ -276,14 +280,19 @@ class Searcher:
                       [:, history[i]].mean()) for i in judged]
         return [judged[j] for j in np.argsort(mean, kind="stable")]
 
-    def _rollouts(self, parts: AuctionState, calls: list[int]) -> AuctionState:
-        """Each call in ``calls`` applied to every particle, then greedy to the end."""
+    def _rollouts(self, parts: AuctionState, calls: list[int], seat: int = 0) -> AuctionState:
+        """Each call in ``calls`` applied to every particle, then greedy to the end (``seat``:
+        the searcher's, whose opponents bid with :attr:`opponents` when one is given)."""
         st = repeat(parts, len(calls)).take(
             np.arange(parts.n * len(calls)).reshape(parts.n, len(calls)).T.reshape(-1))
         step_(st, np.repeat(np.asarray(calls, np.int64), parts.n))
         live = ~st.done
         if live.any():
-            sub = rollout(st.take(np.flatnonzero(live)), [self.policy], np.zeros(4, np.int64), inplace=True)
+            if self.opponents is None:
+                policies, seats = [self.policy], np.zeros(4, np.int64)
+            else:   # the searcher's side bids with the policy, the other side with ``opponents``
+                policies, seats = [self.policy, self.opponents], (np.arange(4) + seat) % 2
+            sub = rollout(st.take(np.flatnonzero(live)), policies, seats, inplace=True)
             st.put(np.flatnonzero(live), sub)
         return st
 
@@ -337,7 +346,7 @@ class Searcher:
             # each particle is scored in one stage only, so a cache per stage shares all it can
             values = ContractValues(chunk.deals, int(root.vulnerability[0]), self.trick_net)
             with _timed(timing, "rollouts"):
-                st = self._rollouts(chunk, [cands[i].call for i in rolled])
+                st = self._rollouts(chunk, [cands[i].call for i in rolled], seat)
             c = contracts(st)
             particle = np.tile(np.arange(end - done), len(rolled))
             with _timed(timing, "dd"):

@@ -46,7 +46,7 @@ SEARCH_KINDS = frozenset({"bmcs", "mcs"})
 #: Kinds that search over a neural policy at every call: what their calls mean is read with
 #: the policy (bidlab.search.meaning), which the search follows.
 POLICY_SEARCH_KINDS = frozenset({"bmcs", "mcs", "jps"})
-FILE_OPTIONS = ("belief=", "tricks=")
+FILE_OPTIONS = ("belief=", "tricks=", "opponents=")   # opponents= names an agent, and through it a file
 #: What a request writes at a seat for a person (never an agent, so never a team member).
 YOU_SPEC = "you"
 #: The model whose policy is a person's default partner once it is shipped (issue 29).

@@ -219,3 +219,47 @@ def test_the_oracle_is_refused_by_a_blue_chip_client():
 def test_the_judge_model_is_a_judge():
     net = load_judge("judge")
     assert net.cfg.kind == "judge" and net.cfg.encoder == "openspiel480" and net.cfg.input_dim == 480
+
+
+# -- BMCS rollouts with punishing opponents (bmcs:MODEL?opponents=SPEC) -----------------------
+
+FAST = "bmcs:rl?k=2&rmin=4&rmax=8&pmax=400&pmin=0.01&dd=exact"
+
+
+class _Recorder:
+    """Wraps a bidder and records the seats it was asked to bid for."""
+
+    name = "recorder"
+
+    def __init__(self, inner):
+        self.inner, self.seats = inner, []
+
+    def decide(self, state, explain=False):
+        self.seats.extend(int(s) for s in state.to_act)
+        return self.inner.decide(state, explain)
+
+
+def test_bmcs_rollouts_bid_the_opponents_seats_with_the_given_agent(positions):
+    agent = make_agent(FAST + "&opponents=punish:nn:rl")
+    searcher = agent.searcher
+    assert isinstance(searcher.opponents, PunishAgent)
+    recorder = _Recorder(searcher.opponents)
+    searcher.opponents = recorder
+    for t in range(6):
+        row = positions.take([t])
+        seat = int(row.to_act[0])
+        recorder.seats.clear()
+        legal = np.flatnonzero(row.legal[0])
+        end = searcher._rollouts(row.take([0, 0, 0]), [int(legal[0]), int(legal[-1])], seat)
+        assert end.done.all()
+        assert recorder.seats and all((s - seat) % 2 == 1 for s in recorder.seats)   # only the opponents' seats
+    assert make_agent(FAST).searcher.opponents is None
+
+
+def test_bmcs_opponents_change_the_fingerprint_and_bad_opponents_are_refused():
+    from bidlab.eval.fingerprint import agent_fingerprint
+
+    assert agent_fingerprint(FAST + "&opponents=punish:nn:rl") != agent_fingerprint(FAST)
+    for bad, fragment in (("oracle-punish:nn:rl", "peeking"), ("bmcs:rl", "not a search"), ("foo", "unknown agent")):
+        with pytest.raises(AgentSpecError, match=fragment):
+            make_agent(f"{FAST}&opponents={bad}")
