@@ -172,6 +172,28 @@ def train_accuracy(
     console.print(f"accuracy {m['accuracy']:.4f} over {m['pairs']} calls (cross-entropy {m['loss']:.4f})")
 
 
+def _judge_settings(judge: str | None, weight: float, threshold: float, floor: float) -> dict:
+    """``--judge``/``--judge-weight``/``--judge-threshold``/``--judge-floor`` as config fields,
+    checked (the judge must load)."""
+    if weight < 0:
+        raise OptionError(f"--judge-weight must be >= 0, got {weight}")
+    if judge is None:
+        if weight > 0 or threshold != 1.0 or floor != 0.0:
+            raise OptionError("--judge-weight, --judge-threshold and --judge-floor need --judge (e.g. --judge judge)")
+        return {}
+    if weight == 0:
+        raise OptionError("--judge needs --judge-weight above 0")
+    if floor > threshold:
+        raise OptionError(f"--judge-floor ({floor}) must not be above --judge-threshold ({threshold})")
+    from bidlab.learn.judge import load_judge
+
+    try:
+        load_judge(judge)
+    except BidlabError as e:
+        raise OptionError(f"--judge {judge}: {e}") from None
+    return {"judge": judge, "judge_weight": weight, "judge_threshold": threshold, "judge_floor": floor}
+
+
 def _anchor_settings(anchor: str | None, weight: float) -> dict:
     """``--anchor``/``--anchor-weight`` as config fields, checked (the anchor must be a policy)."""
     if weight < 0:
@@ -419,6 +441,14 @@ def train_rl_cmd(
                                 "also meets the members (sayc+X against sayc)."),
     partner_share: float = typer.Option(0.0, "--partner-share", help="With --partner: share of self-play batches "
                                         "(with --league: of every batch)."),
+    judge: str = typer.Option(None, "--judge", help="Doubling judge (a shipped name such as judge, or a path) "
+                              "whose advice joins the loss: -log pi(X) where it expects more than --judge-threshold "
+                              "IMPs from doubling (issue 44, docs/punishers.md)."),
+    judge_weight: float = typer.Option(0.0, "--judge-weight", help="With --judge: weight of its term (>= 0)."),
+    judge_threshold: float = typer.Option(1.0, "--judge-threshold", help="With --judge: IMPs the judge must "
+                                          "expect from doubling for the term to ask for X."),
+    judge_floor: float = typer.Option(0.0, "--judge-floor", help="With --judge: below this many IMPs expected "
+                                      "from doubling the term pushes X down (between the two it leaves X alone)."),
     eval_against: str = typer.Option("sl", "--eval-against", help="Agent of the periodic validation match: sl "
                                      "(the shipped SL model) or any agent spec (sayc, nn:rl@80000 ...)."),
     checkpoint_seconds: float = typer.Option(60.0, "--checkpoint-seconds", help="Also checkpoint when this many "
@@ -494,7 +524,8 @@ def train_rl_cmd(
             kw[k] = v
     kw.update(checkpoint_seconds=checkpoint_seconds, swa_from=swa_from, swa_every=swa_every,
               **_anchor_settings(anchor, anchor_weight),
-              **_partner_settings(partner, partner_share))
+              **_partner_settings(partner, partner_share),
+              **_judge_settings(judge, judge_weight, judge_threshold, judge_floor))
     if league:
         kw["league"] = _league_config(league_fixed, league_self, league_snapshot_every, league_add, **exploiter_kw)
     try:

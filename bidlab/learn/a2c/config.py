@@ -118,6 +118,10 @@ class A2CConfig:
     partner_share: float = 0.0       # share of self-play batches in which one team is learner + partner
     swa_from: int | None = None      # running weight average of the policy from this update on (RUN/swa)
     swa_every: int = 250             # updates between the policies it takes in
+    judge: str | None = None         # doubling judge (issue 44) whose advice is an auxiliary loss
+    judge_weight: float = 0.0        # weight of -log pi(X) where the judge expects > judge_threshold IMPs
+    judge_threshold: float = 1.0     # IMPs the judge must expect from doubling for the auxiliary target
+    judge_floor: float = 0.0         # below this many IMPs the auxiliary term pushes X down
 
     @classmethod
     def cpu(cls, **kw) -> A2CConfig:
@@ -151,6 +155,12 @@ class A2CConfig:
             raise RLTrainingError(f"--partner-share must be in [0, 1], got {self.partner_share}")
         if self.partner_share > 0 and not self.partner:
             raise RLTrainingError("--partner-share needs --partner (e.g. --partner sayc)")
+        if self.judge_weight < 0:
+            raise RLTrainingError(f"--judge-weight must be >= 0, got {self.judge_weight}")
+        if self.judge_weight > 0 and not self.judge:
+            raise RLTrainingError("--judge-weight needs --judge (e.g. --judge judge)")
+        if self.judge_floor > self.judge_threshold:
+            raise RLTrainingError(f"--judge-floor ({self.judge_floor}) must not be above --judge-threshold ({self.judge_threshold})")
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -171,9 +181,11 @@ class A2CConfig:
         # the seed only picks the games, so replicates may fine-tune one checkpoint with other seeds;
         # a plain run may go on as a league run (the league's own settings are checked on resume);
         # the learning rates may be lowered (or raised) on resume: annealing a long run is a resume;
-        # a weight average may start (or start again) on resume: it only reads the policy
+        # a weight average may start (or start again) on resume: it only reads the policy;
+        # the judge's auxiliary loss may be added on resume (issue 44 adds it to the shipped run)
         for k in ("lr_policy", "lr_value", "eval_every", "eval_boards", "checkpoint_every", "checkpoint_seconds", "actors", "replay_ratio",
-                  "seed", "league", "anchor", "anchor_weight", "partner", "partner_share", "swa_from", "swa_every"):
+                  "seed", "league", "anchor", "anchor_weight", "partner", "partner_share", "swa_from", "swa_every",
+                  "judge", "judge_weight", "judge_threshold", "judge_floor"):
             d.pop(k, None)
         return d
 
