@@ -34,9 +34,10 @@ from bidlab.errors import BidlabError
 from bidlab.learn.judge import load_judge
 
 DOUBLE = 1
-#: The punisher's default threshold (IMPs the judge must expect from doubling), chosen by a
-#: sweep of matches of ``punish:nn:rl@soup1?threshold=T`` against ``nn:rl@soup1`` on
-#: VALIDATION boards (``benchmarks/punish_threshold.py``; docs/punishers.md).
+#: The punisher's default threshold (IMPs the judge must expect from doubling): the best of a
+#: sweep of matches of ``punish:nn:rl@soup1?threshold=T`` against ``nn:rl@soup1`` on 4,000
+#: VALIDATION boards (``benchmarks/punish_threshold.py``, registered as
+#: ``punish-threshold-sweep``; docs/punishers.md).
 THRESHOLD = 1.0
 #: The oracle's default: double contracts that go two or more down double dummy.
 ORACLE_DOWN = 2
