@@ -90,7 +90,7 @@ def _number(kind: str, key: str, text: str, cast):
 def side_doubled(state: AuctionState) -> np.ndarray:
     """``bool[n]``: the side to act has doubled already in this auction. A punisher doubles
     once an auction: after its double the opponents' runouts and redoubles lead to auctions
-    its judge never saw (measured on validation: second doubles lost 2.5 IMPs each)."""
+    its judge never saw (on validation boards, an earlier judge's second doubles lost)."""
     h = state.history.astype(np.int64)
     k = np.arange(h.shape[1])
     ours = (k[None, :] % 2) == (state.length[:, None].astype(np.int64) % 2)   # calls made by the side to act
