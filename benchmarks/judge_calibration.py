@@ -30,7 +30,7 @@ import numpy as np
 EDGES = (-np.inf, -8, -4, -2, -1, 0, 1, 2, 3, 4, 6, np.inf)
 
 
-def calibrate(split: str, n_deals: int, model: str, seed: int) -> dict:
+def calibrate(split: str, n_deals: int, model: str, seed: int, focus: float = 0.5) -> dict:
     import torch
 
     from bidlab.dd import shipped_store
@@ -39,7 +39,7 @@ def calibrate(split: str, n_deals: int, model: str, seed: int) -> dict:
     torch.set_num_threads(1)
     deals, dd, _ = shipped_store().load(split)
     order = np.random.default_rng([seed, 12]).permutation(len(deals))[:n_deals]
-    data = doubling_positions(build_panel(PANEL, seed), deals[order], dd[order], seed + 999_999)
+    data = doubling_positions(build_panel(PANEL, seed), deals[order], dd[order], seed + 999_999, focus=focus)
     pred = predict(load_judge(model), data["obs"])
     real = data["imps"].astype(np.float64)
     stands = data["stands_imps"].astype(np.float64)
@@ -52,7 +52,7 @@ def calibrate(split: str, n_deals: int, model: str, seed: int) -> dict:
                          "stands": float(stands[m].mean())})
     n = sum(b["n"] for b in bins)
     gap = sum(b["n"] * abs(b["predicted"] - b["real"]) for b in bins) / max(n, 1)
-    return {"split": split, "deals": n_deals, "model": model, "seed": seed, "positions": int(len(pred)),
+    return {"split": split, "deals": n_deals, "model": model, "seed": seed, "focus": focus, "positions": int(len(pred)),
             "bins": bins, "gap": gap, "corr": float(np.corrcoef(pred, real)[0, 1]),
             "mse": float(((pred - real) ** 2).mean()), "mse_of_mean": float(((real - real.mean()) ** 2).mean())}
 
@@ -63,7 +63,8 @@ def _edge(x: float) -> str:
 
 def markdown(r: dict) -> str:
     lines = [f"Judge `{r['model']}` on {r['positions']:,} positions of {r['deals']:,} {r['split']} deals "
-             "(the panel's auctions; double legal, not doubled).", "",
+             f"(the panel's auctions, {r['focus']:.0%} of them `nn:rl@soup1` at both sides; double legal, not "
+             "doubled).", "",
              "| predicted gain (IMPs) | positions | mean predicted | realised ± SE | if the contract stood |",
              "| --- | ---: | ---: | ---: | ---: |"]
     for b in r["bins"]:
@@ -108,11 +109,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=5800)
     ap.add_argument("--model", default="judge", help="judge model: shipped name or path")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--focus", type=float, default=0.5, help="share of chunks bid by nn:rl@soup1 at both sides "
+                    "(as in the judge's training)")
     ap.add_argument("--plot", type=Path, help="write the calibration plot here (.png)")
     ap.add_argument("--register", metavar="NAME", help="store the result in the results registry")
     args = ap.parse_args(argv)
-    if args.deals < 1:
-        print("error: --deals must be at least 1", file=sys.stderr)
+    if args.deals < 1 or not 0 <= args.focus <= 1:
+        print("error: --deals must be at least 1 and --focus in [0, 1]", file=sys.stderr)
         return 2
     if args.plot is not None and (args.plot.is_dir() or args.plot.suffix.lower() != ".png"):
         print(f"error: --plot {args.plot}: give a .png file name", file=sys.stderr)
@@ -124,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # noqa: BLE001 - one line, nothing written
         print(f"error: --model {args.model}: {e}", file=sys.stderr)
         return 2
-    r = calibrate(args.split, args.deals, args.model, args.seed)
+    r = calibrate(args.split, args.deals, args.model, args.seed, args.focus)
     print(markdown(r), flush=True)
     if args.plot is not None:
         plot(r, args.plot)
@@ -134,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         from bidlab.learn.judge import PANEL
 
         command = (f"python benchmarks/judge_calibration.py --split {args.split} --deals {args.deals} "
-                   f"--model {args.model} --seed {args.seed}")
+                   f"--model {args.model} --seed {args.seed} --focus {args.focus:g}")
         result = {"gap": r["gap"], "corr": r["corr"], "mse": r["mse"], "mse_of_mean": r["mse_of_mean"],
                   "positions": r["positions"], "table": markdown(r)}
         keys = [f"model:{args.model}", *PANEL, "file:learn/judge.py"]

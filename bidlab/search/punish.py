@@ -34,9 +34,10 @@ from bidlab.errors import BidlabError
 from bidlab.learn.judge import load_judge
 
 DOUBLE = 1
-#: The punisher's default threshold (IMPs the judge must expect from doubling), chosen by a
-#: sweep of matches of ``punish:nn:rl@soup1?threshold=T`` against ``nn:rl@soup1`` on
-#: VALIDATION boards (``benchmarks/punish_threshold.py``; docs/punishers.md).
+#: The punisher's default threshold (IMPs the judge must expect from doubling): the best of a
+#: sweep of matches of ``punish:nn:rl@soup1?threshold=T`` against ``nn:rl@soup1`` on 4,000
+#: VALIDATION boards (``benchmarks/punish_threshold.py``, registered as
+#: ``punish-threshold-sweep``; docs/punishers.md).
 THRESHOLD = 1.0
 #: The oracle's default: double contracts that go two or more down double dummy.
 ORACLE_DOWN = 2
@@ -89,7 +90,7 @@ def _number(kind: str, key: str, text: str, cast):
 def side_doubled(state: AuctionState) -> np.ndarray:
     """``bool[n]``: the side to act has doubled already in this auction. A punisher doubles
     once an auction: after its double the opponents' runouts and redoubles lead to auctions
-    its judge never saw (measured on validation: second doubles lost 2.5 IMPs each)."""
+    its judge never saw (on validation boards, an earlier judge's second doubles lost)."""
     h = state.history.astype(np.int64)
     k = np.arange(h.shape[1])
     ours = (k[None, :] % 2) == (state.length[:, None].astype(np.int64) % 2)   # calls made by the side to act
