@@ -754,7 +754,9 @@ def train_rl_plot(
 @train_app.command("belief")
 def train_belief_cmd(
     out: Path = typer.Option(Path("runs/belief"), help="Run folder: data, checkpoints, model."),
-    policy: str = typer.Option("sl", help="Policy whose self-play (sample mode) makes the data, e.g. sl or rl."),
+    policy: str = typer.Option("sl", help="Policy whose self-play (sample mode) makes the data, e.g. sl or rl; or a "
+                               "mixture, comma-separated (rl,sl,partner,sayc): each batch of deals is then bid by a "
+                               "pair drawn from it, so the belief reads strangers too."),
     deals: int = typer.Option(20000, min=100, help="TRAIN deals of the shipped DD store to bid."),
     passes: int = typer.Option(1, min=1, help="Auctions per deal (own dealer, vulnerability and sampled calls)."),
     output: str = typer.Option("card_softmax", help="card_softmax (per card a softmax over the 3 hands, own "
@@ -772,8 +774,15 @@ def train_belief_cmd(
     binary cross-entropy on self-play pairs. Rerun the same command to resume."""
     import torch
 
-    from bidlab.learn.belief import BeliefConfig, train_belief
+    from bidlab.learn.belief import BeliefConfig, mixture_bidder, policy_names, train_belief
 
+    try:  # every bidder must load before anything is written
+        names = policy_names(policy)
+        if len(names) > 1:
+            for name in names:
+                mixture_bidder(name, seed)
+    except BidlabError as e:
+        raise OptionError(f"--policy {policy}: {e}") from None
     torch.set_num_threads(threads)
     cfg = BeliefConfig(policy=policy, preset=preset, deals=deals, passes=passes, output=output, lr=lr,
                        batch_size=batch_size, epochs=epochs, seed=seed, checkpoint_every=checkpoint_every, max_steps=max_steps)

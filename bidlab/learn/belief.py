@@ -9,6 +9,14 @@ OpenSpiel's card order rank*4 + suit), read through :func:`bidlab.envs.rollout.r
 ``on_decision`` hook and :func:`bidlab.envs.state.observe636` (whose last 156 columns are
 exactly those hands). Pairs are stored bit-packed.
 
+**A mixture** (issue 44: a belief that reads strangers). ``policy`` may name several bidders,
+``"rl,sl,partner,sayc"``: then each batch of deals is bid by a pair drawn from them, one
+North-South and one East-West (a pair may be one bidder twice), so the net learns to read
+calls from partners and opponents of several styles, as a searcher meets them, not only its
+own policy's self-play. A net name (``rl``, ``rl@80000``, a path) bids in sample mode, as
+the single-policy data does; an agent spec with a colon or a rule bidder (``sayc``) bids as
+that agent.
+
 Output (``output``): the paper's net ends in 156 independent sigmoids. Trained that way on
 20k SL auctions it was barely better than the uniform belief (held-out 0.4741 vs 0.4774 nats)
 and *worse* before the first call, where the uniform belief is exactly right: given the
@@ -94,17 +102,40 @@ class BeliefConfig:
 # -- data ------------------------------------------------------------------------------------
 
 
-def self_play_pairs(policy: Policy, deals: np.ndarray, seed: int = 0,
+def policy_names(policy: str) -> list[str]:
+    """The bidders a ``--policy`` text names: ``"rl"`` or a comma-separated mixture ``"rl,sayc"``."""
+    names = [p.strip() for p in policy.split(",")]
+    if not all(names):
+        raise BeliefTrainingError(f"--policy must name one bidder or several separated by commas, got {policy!r}")
+    return names
+
+
+def mixture_bidder(name: str, seed: int) -> Policy:
+    """One bidder of the data: a net name in sample mode, or any other agent spec as itself."""
+    from bidlab.agents.neural import load_neural_agent
+    from bidlab.agents.registry import make_agent
+
+    if ":" in name or name == "sayc":
+        return make_agent(name, seed)
+    return load_neural_agent(name, mode="sample", seed=seed)
+
+
+def self_play_pairs(policy: Policy | list[Policy], deals: np.ndarray, seed: int = 0,
                     batch: int = 2048) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Bid ``deals`` with ``policy`` at all four seats; every state before every call as
+    """Bid ``deals`` with ``policy`` at all four seats (or, given a list of bidders, each batch
+    with a pair drawn from it, North-South and East-West); every state before every call as
     (obs480 packed uint8[m, 60], hidden156 packed uint8[m, 20], auction index int32[m],
     call number int16[m] packed into the third array as ``index * 1024 + length``)."""
     rng = np.random.default_rng([seed, 5])
+    pairs = np.random.default_rng([seed, 6])  # its own stream: one bidder gives the data it always gave
+    bidders = policy if isinstance(policy, list) else [policy]
     obs_parts, hid_parts, where_parts = [], [], []
     for start in range(0, len(deals), batch):
         d = deals[start:start + batch]
         n = len(d)
         state = init(d, rng.integers(0, 4, n), rng.integers(0, 4, n))
+        table = [bidders[0]] if len(bidders) == 1 else [bidders[int(i)] for i in pairs.integers(0, len(bidders), 2)]
+        seats = np.zeros(4, np.int64) if len(table) == 1 else np.array([0, 1, 0, 1])
 
         def hook(_pi, rows, sub, _decision, base=start):
             x = observe636(sub)
@@ -112,7 +143,7 @@ def self_play_pairs(policy: Policy, deals: np.ndarray, seed: int = 0,
             hid_parts.append(np.packbits(x[:, OPENSPIEL480:] > 0.5, axis=1))
             where_parts.append((np.asarray(rows, np.int64) + base) * 1024 + sub.length.astype(np.int64))
 
-        rollout(state, [policy], np.zeros(4, np.int64), inplace=True, on_decision=hook)
+        rollout(state, table, seats, inplace=True, on_decision=hook)
     return np.concatenate(obs_parts), np.concatenate(hid_parts), np.concatenate(where_parts)
 
 
@@ -133,9 +164,12 @@ def generate_data(out: Path, cfg: BeliefConfig, progress: Callable[[str], None] 
     if cfg.deals > len(deals):
         raise BeliefTrainingError(f"the train split has {len(deals)} deals, {cfg.deals} asked")
     order = np.random.default_rng([cfg.seed, 11]).permutation(len(deals))[: cfg.deals]
-    agent = load_neural_agent(cfg.policy, mode="sample", seed=cfg.seed)
+    names = policy_names(cfg.policy)
+    agent = (load_neural_agent(cfg.policy, mode="sample", seed=cfg.seed) if len(names) == 1
+             else [mixture_bidder(name, cfg.seed) for name in names])
     if progress:
-        progress(f"self-play of {cfg.policy} (sample mode) on {cfg.deals} train deals x {cfg.passes} auctions")
+        what = f"self-play of {cfg.policy} (sample mode)" if len(names) == 1 else f"auctions of pairs drawn from {', '.join(names)}"
+        progress(f"{what} on {cfg.deals} train deals x {cfg.passes} auctions")
     # pass j's auctions get indices j*deals + i: split_rows holds out deal i in every pass
     parts = [self_play_pairs(agent, deals[order], cfg.seed + 1000 * j) for j in range(cfg.passes)]
     obs = np.concatenate([p[0] for p in parts])
@@ -301,9 +335,9 @@ def train_belief(out: str | Path, cfg: BeliefConfig, progress: Callable[[dict], 
         if state["best_bce"] is None or bce < state["best_bce"]:
             state["best_bce"] = bce
             save_model(out / "model", net, {
-                "trained_on": "self-play of the policy on TRAIN deals of the shipped DD store", **cfg.data_key(),
-                # which generation of the policy it read: a name such as "rl" moves on when a new one ships
-                "policy_sha256": policy_weights_hash(cfg.policy),
+                "trained_on": trained_on(cfg.policy), **cfg.data_key(),
+                # which generation of each policy it read: a name such as "rl" moves on when a new one ships
+                **generations(cfg.policy),
                 "pairs": int(len(train_rows)), "heldout_pairs": int(len(held_rows)), "heldout_bce": bce,
                 "heldout_uniform_bce": uniform_bce, "epoch": state["epoch"], "epochs": cfg.epochs, "lr": cfg.lr,
                 "batch_size": cfg.batch_size})
@@ -312,6 +346,21 @@ def train_belief(out: str | Path, cfg: BeliefConfig, progress: Callable[[dict], 
             progress({"epoch_done": state["epoch"], "heldout_bce": bce, "uniform_bce": uniform_bce,
                       "pairs": int(len(train_rows))})
     return state
+
+
+def trained_on(policy: str) -> str:
+    if len(policy_names(policy)) == 1:
+        return "self-play of the policy on TRAIN deals of the shipped DD store"
+    return "auctions of pairs drawn from the policies (one North-South, one East-West) on TRAIN deals of the shipped DD store"
+
+
+def generations(policy: str) -> dict:
+    """What a belief's model card records of the bidders it read: ``policy_sha256`` for one
+    net, ``policies_sha256`` (name -> hash, None for a rule bidder) for a mixture."""
+    names = policy_names(policy)
+    if len(names) == 1:
+        return {"policy_sha256": policy_weights_hash(policy)}
+    return {"policies_sha256": {n: None if (":" in n or n == "sayc") else policy_weights_hash(n) for n in names}}
 
 
 def policy_weights_hash(name_or_path: str) -> str:

@@ -251,9 +251,13 @@ def _pass(agent, state) -> np.ndarray:
 
 def belief_trainer(meta: dict) -> str | None:
     """The policy whose self-play bidding a belief net was trained on (``nn:rl``), from its
-    model config's ``info.policy``; None when not recorded."""
+    model config's ``info.policy``; for a belief trained on a mixture, the bidders' specs
+    joined by commas (``nn:rl,sayc``); None when not recorded."""
     policy = (meta.get("info") or {}).get("policy")
-    return f"nn:{policy}" if policy else None
+    if not policy:
+        return None
+    names = [p.strip() for p in str(policy).split(",")]
+    return ",".join(n if (":" in n or n == "sayc") else f"nn:{n}" for n in names)
 
 
 def _same_policy(a: str, b: str) -> bool:
@@ -297,7 +301,8 @@ class MeaningReader:
                  caller_weight: float = 1.0):
         self.agent, self.net, self.spec = agent, belief_net.eval(), spec
         self.trained_on = trained_on
-        self.same_policy = trained_on is not None and _same_policy(spec, trained_on)
+        self.mixture = [] if trained_on is None or "," not in trained_on else trained_on.split(",")
+        self.same_policy = trained_on is not None and not self.mixture and _same_policy(spec, trained_on)
         self.partner_hands, self.keep, self.hands_each, self.seed = partner_hands, keep, hands_each, seed
         self.caller_weight = caller_weight
         self.lock = threading.Lock()   # torch and the agents are shared: one reading at a time
@@ -307,6 +312,9 @@ class MeaningReader:
             return "The belief net's training policy is not recorded"
         if self.same_policy:
             return ""
+        if self.mixture:
+            return (f"Read with a belief net trained on the auctions of several bidders ({', '.join(self.mixture)}): "
+                    f"it reads each call as they mean it on average")
         return (f"Read with a belief net trained on {self.trained_on}'s bidding, not this agent's: "
                 f"it reads the calls as {self.trained_on} means them")
 

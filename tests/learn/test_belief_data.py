@@ -62,3 +62,40 @@ def test_rotating_a_deal_rotates_its_dd_table():
     deals, dd, _ = shipped_store().load("validation")
     d, t = rotate(deals[:1], dd[:1], 1)
     assert np.array_equal(dd_tables(d)[0], t[0])
+
+
+def test_a_mixture_bids_each_batch_with_a_drawn_pair_and_one_bidder_keeps_its_data():
+    from bidlab.agents.base import AgentBase, Decision
+
+    class Recorder(AgentBase):
+        """Random legal calls; remembers the seats it was asked to bid for."""
+
+        def __init__(self, name, seed):
+            self.name, self.inner, self.seats = name, RandomAgent(seed), set()
+
+        def decide(self, state, explain=False):
+            self.seats.update(int(s) for s in state.to_act)
+            d = self.inner.decide(state)
+            return Decision(d.calls, d.probs)
+
+    deals = shipped_store().load("train")[0][:64]
+    bidders = [Recorder(f"r{i}", i) for i in range(3)]
+    self_play_pairs(bidders, deals, seed=2, batch=8)
+    assert sum(1 for b in bidders if b.seats) >= 2          # 8 batches: more than one bidder sat down
+    for b in bidders:
+        assert b.seats <= {0, 1, 2, 3}
+    # a list of one bidder is the single-policy data, pair for pair
+    a = self_play_pairs(RandomAgent(5), deals, seed=3, batch=16)
+    b = self_play_pairs([RandomAgent(5)], deals, seed=3, batch=16)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+def test_a_mixture_records_every_bidder_s_generation():
+    from bidlab.learn.belief import generations, policy_names
+
+    assert policy_names(" rl, sayc ") == ["rl", "sayc"]
+    with pytest.raises(BeliefTrainingError):
+        policy_names("rl,,sayc")
+    g = generations("rl,sayc")["policies_sha256"]
+    assert g["sayc"] is None and len(g["rl"]) == 64
+    assert generations("rl") == {"policy_sha256": g["rl"]}

@@ -99,3 +99,17 @@ def test_the_meaning_command_prints_a_range_and_suit_lengths():
     assert m["text"].startswith("2♠ shows ") and m["forcing"] in ("forcing", "not forcing")
     text = CliRunner().invoke(app, ["meaning", "nn:partner", "1NT P 2C", "--samples", "32"])
     assert text.exit_code == 0 and "SAYC's rule: 2♣" in text.output and "HCP" in text.output
+
+
+def test_a_belief_trained_on_a_mixture_says_so():
+    from bidlab.agents.registry import make_agent
+    from bidlab.learn.belief import load_belief
+    from bidlab.search.meaning import MeaningReader, belief_trainer
+
+    assert belief_trainer({"info": {"policy": "rl"}}) == "nn:rl"
+    mixed = belief_trainer({"info": {"policy": "rl,sl,sayc"}})
+    assert mixed == "nn:rl,nn:sl,sayc"
+    reader = MeaningReader(make_agent("nn:rl"), load_belief("belief"), "nn:rl", mixed)
+    note = reader.belief_note()
+    assert "several bidders" in note and "nn:sl" in note and "sayc" in note
+    assert not reader.same_policy
