@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         from bidlab.eval.measurements import record
 
         best = max(rows, key=lambda r: r["imps"])
-        command = (f"python benchmarks/punish_threshold.py --base {args.base} --thresholds {args.thresholds} "
+        command = (f"python benchmarks/punish_threshold.py --base {args.base} --thresholds={args.thresholds} "
                    f"--boards {args.boards} --seed {args.seed}")
         result = {"best_threshold": best["threshold"], "best": {"mean": best["imps"], "se": best["se"]},
                   "table": table}

@@ -843,7 +843,8 @@ def train_judge_cmd(
                                "times: the shipped judge) or paper (4 x 1024, sixteen times); the options below "
                                "override it."),
     agents: list[str] = typer.Option(None, "--agent", help="Agent of the panel whose auctions make the positions "
-                                     "(repeatable); default: nn:rl and its earlier generations, nn:sl, nn:partner, sayc."),
+                                     "(repeatable); default: nn:rl@soup1 and the earlier nn:rl generations, nn:sl, nn:partner "
+                                     "and their generations, sayc."),
     deals: int = typer.Option(None, help="TRAIN deals of the shipped DD store to bid (default: all of them)."),
     passes: int = typer.Option(None, help="Auctions per deal, each with its own pair of agents, dealer, vulnerability."),
     validation_deals: int = typer.Option(None, help="VALIDATION deals bid for model choice and calibration."),

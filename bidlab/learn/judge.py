@@ -338,7 +338,8 @@ def train_judge(out: str | Path, cfg: JudgeConfig, progress: Callable[[dict], No
             save_model(out / "model", net, {
                 "trained_on": "positions where double is legal in auctions of the panel on TRAIN deals of the "
                               "shipped DD store; labels from the deals' DD tables", **cfg.data_key(),
-                "target": "IMPs of (doubled - undoubled) score for the doubler's side, the contract standing",
+                "target": "IMPs for the doubler's side of (X, then the same agents bid on) minus (the call made, then "
+                          "the same agents bid on), both scored double dummy",
                 "positions": int(len(obs)), "validation_positions": int(len(vobs)), "validation_mse": mse,
                 "validation_mse_of_the_mean": baseline, "epoch": state["epoch"], "epochs": cfg.epochs,
                 "lr": cfg.lr, "batch_size": cfg.batch_size})

@@ -157,14 +157,19 @@ def bid_a_whole_auction_as_south_by_clicking(page, tmp_path):
     assert shot.read_bytes().startswith(b"\x89PNG")
 
 
-def a_bad_deal_shows_the_error_and_the_page_stays_usable(page):
-    page.fill("[data-testid=deal]", "N:AKQ nonsense")
+def _error_shows_then_clears(page, fragment: str, mend) -> None:
+    """Dealing shows an error naming ``fragment``; after ``mend(page)`` a new deal clears it."""
     page.click("[data-testid=deal-button]")
     page.wait_for_selector("[data-testid=error]:not(.hidden)")
-    assert "malformed PBN deal" in page.inner_text("[data-testid=error]")
-    page.fill("[data-testid=deal]", "")
+    assert fragment in page.inner_text("[data-testid=error]")
+    mend(page)
     page.click("[data-testid=deal-button]")
     page.wait_for_selector("[data-testid=error].hidden", state="attached")
+
+
+def a_bad_deal_shows_the_error_and_the_page_stays_usable(page):
+    page.fill("[data-testid=deal]", "N:AKQ nonsense")
+    _error_shows_then_clears(page, "malformed PBN deal", lambda pg: pg.fill("[data-testid=deal]", ""))
     page.wait_for_selector("[data-testid=bid-Pass]:not([disabled])")
 
 
@@ -395,9 +400,5 @@ def test_the_oracle_punisher_cannot_take_a_seat(server, browser):
         pg.wait_for_selector("[data-testid=seat-E] option[value=sayc]", state="attached")
         pg.select_option("[data-testid=seat-E]", "__custom")
         pg.fill("[data-testid=seat-E-custom]", "oracle-punish:sayc")
-        pg.click("[data-testid=deal-button]")
-        pg.wait_for_selector("[data-testid=error]:not(.hidden)")
-        assert "looks at the hidden hands" in pg.inner_text("[data-testid=error]")
-        pg.select_option("[data-testid=seat-E]", "sayc")
-        pg.click("[data-testid=deal-button]")
-        pg.wait_for_selector("[data-testid=error].hidden", state="attached")
+        _error_shows_then_clears(pg, "looks at the hidden hands",
+                                 lambda p: p.select_option("[data-testid=seat-E]", "sayc"))
