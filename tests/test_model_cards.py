@@ -29,6 +29,19 @@ def test_the_belief_net_names_the_generation_of_the_policy_it_read():
     assert hashlib.sha256(generation.read_bytes()).hexdigest() == info["policy_sha256"]
 
 
+def test_the_mixture_belief_names_the_generation_of_every_policy_it_read():
+    info = json.loads((shipped_models_dir() / "belief-mix.json").read_text())["info"]
+    assert set(info["policies_sha256"]) == set(info["policy"].split(","))
+    for name, sha in info["policies_sha256"].items():
+        generation = info["policy_generations"][name]
+        if sha is None:  # a rule bidder: no weights
+            assert generation == "sayc"
+            continue
+        history = shipped_models_dir() / "history" / f"{generation}.safetensors"
+        path = history if history.exists() else shipped_models_dir() / f"{generation}.safetensors"
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == sha, name
+
+
 def test_py_typed_ships_with_the_package():
     assert (ROOT / "bidlab" / "py.typed").is_file()
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["bidlab"]
