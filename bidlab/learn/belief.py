@@ -110,14 +110,20 @@ def policy_names(policy: str) -> list[str]:
     return names
 
 
+def is_net_name(name: str) -> bool:
+    """A ``--policy`` name that is a policy net (``rl``, ``rl@80000``, a path), not an agent
+    spec with a colon or the rule bidder ``sayc``."""
+    return ":" not in name and name != "sayc"
+
+
 def mixture_bidder(name: str, seed: int) -> Policy:
     """One bidder of the data: a net name in sample mode, or any other agent spec as itself."""
     from bidlab.agents.neural import load_neural_agent
     from bidlab.agents.registry import make_agent
 
-    if ":" in name or name == "sayc":
-        return make_agent(name, seed)
-    return load_neural_agent(name, mode="sample", seed=seed)
+    if is_net_name(name):
+        return load_neural_agent(name, mode="sample", seed=seed)
+    return make_agent(name, seed)
 
 
 def self_play_pairs(policy: Policy | list[Policy], deals: np.ndarray, seed: int = 0,
@@ -360,7 +366,7 @@ def generations(policy: str) -> dict:
     names = policy_names(policy)
     if len(names) == 1:
         return {"policy_sha256": policy_weights_hash(policy)}
-    return {"policies_sha256": {n: None if (":" in n or n == "sayc") else policy_weights_hash(n) for n in names}}
+    return {"policies_sha256": {n: policy_weights_hash(n) if is_net_name(n) else None for n in names}}
 
 
 def policy_weights_hash(name_or_path: str) -> str:

@@ -63,6 +63,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from bidlab.bridge.calls import DOUBLE_ID as DOUBLE
 from bidlab.bridge.features import OPENSPIEL480, unpack_observations
 from bidlab.envs.rollout import Policy, rollout, score
 from bidlab.envs.scoring import dd_tricks, imps_array, ns_scores
@@ -72,8 +73,6 @@ from bidlab.fileio import write_bytes_atomic, write_json_atomic
 from bidlab.learn.belief import he_init
 from bidlab.learn.optim import decayed_step
 from bidlab.nets import JudgeNet, build, load_model, load_optimizer, optimizer_tensors, preset, save_model
-
-DOUBLE = 1  # call index of X
 
 #: The panel whose auctions make the positions: the shipped policies, their kept earlier
 #: generations and the rule bidder (``nn:rl@soup1`` is the ``nn:rl`` shipped when the judge was made).

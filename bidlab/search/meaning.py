@@ -44,6 +44,7 @@ from bidlab.bridge.calls import Call
 from bidlab.cards import SUITS_HIGH_FIRST, Hand
 from bidlab.envs.state import init, observe, step_
 from bidlab.errors import BidlabError
+from bidlab.learn.belief import is_net_name
 from bidlab.learn.belief import probabilities as belief_probabilities
 from bidlab.search.sampler import DealSampler, belief_by_seat
 
@@ -257,7 +258,7 @@ def belief_trainer(meta: dict) -> str | None:
     if not policy:
         return None
     names = [p.strip() for p in str(policy).split(",")]
-    return ",".join(n if (":" in n or n == "sayc") else f"nn:{n}" for n in names)
+    return ",".join(f"nn:{n}" if is_net_name(n) else n for n in names)
 
 
 def _same_policy(a: str, b: str) -> bool:

@@ -23,17 +23,19 @@ them with no import first) and registered again when :mod:`bidlab.search` is imp
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from bidlab.agents.base import AgentBase
 from bidlab.agents.registry import AgentSpecError, make_agent, register
+from bidlab.bridge.calls import DOUBLE_ID as DOUBLE
 from bidlab.bridge.calls import Call
 from bidlab.envs.rollout import Decision, Policy
-from bidlab.envs.state import AuctionState, contracts, observe
+from bidlab.envs.state import AuctionState, contracts, packed_observations
 from bidlab.errors import BidlabError
-from bidlab.learn.judge import load_judge
+from bidlab.learn.judge import load_judge, predict
 
-DOUBLE = 1
 #: The punisher's default threshold (IMPs the judge must expect from doubling): the best of a
 #: sweep of matches of ``punish:nn:rl@soup1?threshold=T`` against ``nn:rl@soup1`` on 4,000
 #: VALIDATION boards (``benchmarks/punish_threshold.py``, registered as
@@ -42,13 +44,10 @@ THRESHOLD = 1.0
 #: The oracle's default: double contracts that go two or more down double dummy.
 ORACLE_DOWN = 2
 
-_JUDGES: dict[str, object] = {}
-
-
+@cache
 def _judge(name: str):
-    if name not in _JUDGES:
-        _JUDGES[name] = load_judge(name)
-    return _JUDGES[name]
+    """One loaded judge per name, shared by every punisher of the process."""
+    return load_judge(name)
 
 
 def split_options(arg: str, own: tuple[str, ...]) -> tuple[str, dict[str, str]]:
@@ -152,11 +151,7 @@ class PunishAgent(_Doubler):
 
     def gains(self, state: AuctionState) -> np.ndarray:
         """The judge's IMPs for doubling at every row (player to act's view only)."""
-        import torch
-
-        dev = next(self.judge.parameters()).device
-        with torch.inference_mode():
-            return self.judge(torch.from_numpy(observe(state)).to(dev)).float().cpu().numpy()
+        return predict(self.judge, packed_observations(state))
 
     def wants_double(self, state: AuctionState) -> tuple[np.ndarray, list[str]]:
         g = self.gains(state)

@@ -9,13 +9,12 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from bidlab.bridge.calls import DOUBLE_ID as DOUBLE
 from bidlab.learn.a2c.config import A2CConfig
 from bidlab.learn.a2c.targets import search_nll, search_policy_gradient
 from bidlab.learn.a2c.transitions import features
 from bidlab.learn.anchor import anchor_kl
 from bidlab.learn.judge import load_judge
-
-DOUBLE = 1  # call id of X
 
 
 def a2c_loss(logits: torch.Tensor, legal: torch.Tensor, calls: torch.Tensor, logp_old: torch.Tensor,
