@@ -22,14 +22,15 @@ import tempfile
 from pathlib import Path
 
 
-def sweep(base: str, thresholds: list[float], boards: int, seed: int, workers: int) -> list[dict]:
+def sweep(base: str, thresholds: list[float], boards: int, seed: int, workers: int,
+          judge: str | None = None) -> list[dict]:
     from bidlab.eval.doubled import doubled_contracts
     from bidlab.eval.match import Match, MatchConfig
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="bidlab-punish-sweep-") as scratch:
         for t in thresholds:
-            spec = f"punish:{base}?threshold={t:g}"
+            spec = f"punish:{base}?threshold={t:g}" + ("" if judge is None else f"&judge={judge}")
             cfg = MatchConfig(spec, base, "validation", boards, seed)
             m = Match(cfg, Path(scratch) / f"t{t:g}")
             s = m.run(workers=workers)
@@ -39,8 +40,9 @@ def sweep(base: str, thresholds: list[float], boards: int, seed: int, workers: i
     return rows
 
 
-def markdown(base: str, boards: int, rows: list[dict]) -> str:
-    lines = [f"`punish:{base}?threshold=T` against `{base}`, {boards:,} validation boards each.", "",
+def markdown(base: str, boards: int, rows: list[dict], judge: str | None = None) -> str:
+    judged = "" if judge is None else f"&judge={judge}"
+    lines = [f"`punish:{base}?threshold=T{judged}` against `{base}`, {boards:,} validation boards each.", "",
              "| threshold T (IMPs) | IMPs/board for the punisher |", "| ---: | ---: |"]
     best = max(rows, key=lambda r: r["imps"])
     for r in rows:
@@ -56,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--boards", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--judge", default=None,
+                    help="judge of the punisher: a shipped name or a model path (a candidate before it ships); "
+                         "default: the shipped judge")
     ap.add_argument("--register", metavar="NAME", help="store the table in the results registry")
     args = ap.parse_args(argv)
     try:
@@ -66,15 +71,20 @@ def main(argv: list[str] | None = None) -> int:
     if not thresholds or args.boards < 1 or args.workers < 1:
         print("error: give at least one threshold, --boards >= 1 and --workers >= 1", file=sys.stderr)
         return 2
+    if args.register and args.judge is not None:
+        print("error: --register records the shipped judge's sweep; ship the candidate judge first", file=sys.stderr)
+        return 2
     from bidlab.agents.specs import check_agent_spec
 
     try:
         check_agent_spec(f"punish:{args.base}")
+        if args.judge is not None:
+            check_agent_spec(f"punish:{args.base}?judge={args.judge}")
     except Exception as e:  # noqa: BLE001 - one line, nothing written
-        print(f"error: --base {args.base}: {e}", file=sys.stderr)
+        print(f"error: {'--judge' if 'judge=' in str(e) else '--base'}: {e}", file=sys.stderr)
         return 2
-    rows = sweep(args.base, thresholds, args.boards, args.seed, args.workers)
-    table = markdown(args.base, args.boards, rows)
+    rows = sweep(args.base, thresholds, args.boards, args.seed, args.workers, args.judge)
+    table = markdown(args.base, args.boards, rows, args.judge)
     print(table)
     if args.register:
         from bidlab.eval.measurements import record

@@ -263,3 +263,15 @@ def test_bmcs_opponents_change_the_fingerprint_and_bad_opponents_are_refused():
     for bad, fragment in (("oracle-punish:nn:rl", "peeking"), ("bmcs:rl", "not a search"), ("foo", "unknown agent")):
         with pytest.raises(AgentSpecError, match=fragment):
             make_agent(f"{FAST}&opponents={bad}")
+
+
+def test_the_threshold_sweep_takes_a_candidate_judge_and_refuses_bad_options(benchmark_script, capsys):
+    sweep = benchmark_script("punish_threshold")
+    for argv, message in {("--judge", "/no/such/judge"): "--judge: punish: judge=/no/such/judge: no model",
+                          ("--judge", "judge", "--register", "x"): "ship the candidate judge first",
+                          ("--base", "nope"): "--base: unknown agent 'nope'"}.items():
+        assert sweep.main([*argv, "--boards", "4"]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1, err
+    assert sweep.main(["--judge", "judge", "--thresholds", "1", "--boards", "4"]) == 0
+    assert "`punish:nn:rl@soup1?threshold=T&judge=judge` against" in capsys.readouterr().out
