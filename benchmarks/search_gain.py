@@ -95,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
         command = (f"python benchmarks/search_gain.py --search '{args.search}' --policy {args.policy} "
                    f"--against {args.against} --split {args.split} --boards {args.boards} --seed {args.seed} "
                    f"--out results/search-gain")
-        result = {r["opponent"]: r["gain"] for r in rows} | {"table": table}
+        # one field per opponent, named without ':' so that a docs marker can quote it (r:NAME nn_sl)
+        result = {r["opponent"].replace(":", "_"): r["gain"] for r in rows} | {"table": table}
         record(args.register, "benchmark", command, result, [args.search, args.policy, *opponents],
                split=args.split, boards=args.boards, seed=args.seed)
         print(f"registered {args.register} in the results registry", file=sys.stderr)

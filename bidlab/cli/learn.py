@@ -839,9 +839,9 @@ def train_tricks_cmd(
 @train_app.command("judge")
 def train_judge_cmd(
     out: Path = typer.Option(Path("runs/judge"), help="Run folder: positions, checkpoints, model."),
-    preset: str = typer.Option("cpu", help="Hyperparameter preset: cpu (3 x 256 net, each TRAIN deal bid eight "
-                               "times: the shipped judge) or paper (4 x 1024, sixteen times); the options below "
-                               "override it."),
+    preset: str = typer.Option("cpu", help="Hyperparameter preset: cpu (3 x 256 net, each TRAIN deal bid sixteen "
+                               "times: the shipped judge, with --seed 1) or paper (4 x 1024, sixteen times); the "
+                               "options below override it."),
     agents: list[str] = typer.Option(None, "--agent", help="Agent of the panel whose auctions make the positions "
                                      "(repeatable); default: nn:rl@soup1 and the earlier nn:rl generations, nn:sl, nn:partner "
                                      "and their generations, sayc."),

@@ -40,7 +40,7 @@ from bidlab.learn.judge import load_judge, predict
 #: sweep of matches of ``punish:nn:rl@soup1?threshold=T`` against ``nn:rl@soup1`` on 4,000
 #: VALIDATION boards (``benchmarks/punish_threshold.py``, registered as
 #: ``punish-threshold-sweep``; docs/punishers.md).
-THRESHOLD = 1.0
+THRESHOLD = 0.25
 #: The oracle's default: double contracts that go two or more down double dummy.
 ORACLE_DOWN = 2
 
