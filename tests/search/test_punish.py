@@ -275,3 +275,13 @@ def test_the_threshold_sweep_takes_a_candidate_judge_and_refuses_bad_options(ben
         assert message in err and err.count("\n") == 1, err
     assert sweep.main(["--judge", "judge", "--thresholds", "1", "--boards", "4"]) == 0
     assert "`punish:nn:rl@soup1?threshold=T&judge=judge` against" in capsys.readouterr().out
+
+
+def test_the_first_judge_stays_loadable_by_name():
+    """Issue 44 keeps every earlier model loadable by name: the first judge is ``judge@v1``."""
+    import torch
+
+    first, shipped = load_judge("judge@v1"), load_judge("judge")
+    assert first.cfg.kind == shipped.cfg.kind == "judge"
+    assert any(not torch.equal(a, b) for a, b in zip(first.state_dict().values(), shipped.state_dict().values()))
+    assert make_agent("punish:sayc?judge=judge@v1&threshold=1", 0) is not None
