@@ -28,7 +28,7 @@ def layer_of(module: str) -> str | None:
         return "runtime"  # the package root (version), its errors and atomic writes sit with the runtime
     if module == "bidlab.bridge.features":
         return "encodings"
-    if len(parts) > 1 and parts[1] in ("cli", "web", "bluechip"):
+    if len(parts) > 1 and parts[1] in ("cli", "web", "bluechip", "__main__"):  # __main__: python -m bidlab
         return "front ends"
     if len(parts) > 1 and parts[1] in LAYERS:
         return parts[1]
