@@ -37,6 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bidlab.fileio import write_json_atomic
+
 ROOT = Path(__file__).resolve().parents[1]
 STATE_FILES = ("checkpoint.safetensors", "state.json")
 # What `bidlab train rl --league` imports on its way (module: the pip name to carry when missing).
@@ -88,12 +90,17 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     return ap.parse_args(argv)
 
 
+def travelling_files(root: Path = ROOT) -> list[str]:
+    """What a device call sends: the tracked and the untracked-not-ignored files."""
+    listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    return [p for p in listed if p]
+
+
 def device_tree(root: Path = ROOT) -> tuple[list[str], int]:
-    """(tracked files the leg does not need, bytes of what travels: tracked and untracked-not-ignored files)."""
-    tracked = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"], capture_output=True,
-                             check=True).stdout.decode().split("\0")
+    """(tracked files the leg does not need, bytes of what travels without them)."""
     aside, size = [], 0
-    for path in filter(None, tracked):
+    for path in travelling_files(root):
         if path.startswith(ASIDE) and not path.startswith(KEEP):
             aside.append(path)
         elif (root / path).is_file():
@@ -137,13 +144,6 @@ def check(args: argparse.Namespace) -> None:
 
 def read_state(folder: Path) -> dict:
     return json.loads((folder / "state.json").read_text())
-
-
-def write_json(path: Path, obj: dict) -> None:
-    """Atomically: a kill leaves the old file or the new one, never half of one."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(obj, indent=2) + "\n")
-    os.replace(tmp, path)
 
 
 def train_command(args: argparse.Namespace, run: Path, before: dict) -> list[str]:
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
             if (run / name).is_file():
                 shutil.copy2(run / name, args.out / name)
         report = throughput(before, after, wall, args)
-        write_json(args.out / "throughput.json", report)
+        write_json_atomic(args.out / "throughput.json", report)  # a kill leaves no half file
         print(f"{report['updates']} updates ({report['updates_from']} -> {report['updates_to']}) in "
               f"{report['training_seconds']} training s on {args.device} with {args.actors} actors: "
               f"{report['generated_per_s']} generated / {report['learned_per_s']} learned transitions/s, "

@@ -18,11 +18,10 @@ rerunning resumes and never replays a finished board. Prints a markdown table;
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 
-import numpy as np
+from bidlab.runtime.stats import paired_mean_se
 
 SEARCH = "bmcs:rl?belief=belief-mix&opponents=punish:nn:rl"
 
@@ -43,12 +42,11 @@ def gain(search: str, policy: str, opponent: str, split: str, boards: int, seed:
         runs[role] = (s, {r["deal_id"]: r["imps_a"] for r in m.records()})
         print(f"{spec} vs {opponent}: {s.imps_per_board:+.3f} ± {s.standard_error:.3f}", file=sys.stderr, flush=True)
     ids = sorted(runs["search"][1])
-    d = np.array([runs["search"][1][i] - runs["policy"][1][i] for i in ids], float)
-    se = float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else float("nan")
-    return {"opponent": opponent, "boards": len(d),
+    d = paired_mean_se([runs["search"][1][i] for i in ids], [runs["policy"][1][i] for i in ids])
+    return {"opponent": opponent, "boards": d.n,
             "policy": {"mean": runs["policy"][0].imps_per_board, "se": runs["policy"][0].standard_error},
             "search": {"mean": runs["search"][0].imps_per_board, "se": runs["search"][0].standard_error},
-            "gain": {"mean": float(d.mean()), "se": se}}
+            "gain": {"mean": d.mean, "se": d.se}}
 
 
 def markdown(search: str, policy: str, split: str, rows: list[dict]) -> str:

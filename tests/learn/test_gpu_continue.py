@@ -29,9 +29,7 @@ def test_a_tiny_leg_in_the_slim_tree_continues_the_state_and_writes_the_policy_b
 
     # the slim tree: the tracked files less those set aside, nothing installed from it
     slim = tmp_path / "tree"
-    tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"], capture_output=True,
-                             check=True).stdout.decode().split("\0")
-    for path in filter(None, tracked):
+    for path in gc.travelling_files():
         if path not in aside and (ROOT / path).is_file():
             (slim / path).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / path, slim / path)
